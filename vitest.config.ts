@@ -1,0 +1,18 @@
+import { defaultServerConditions } from 'vite';
+import { defineConfig } from 'vitest/config';
+
+// Workspace packages resolve to their TypeScript sources through the `source` export
+// condition, so tests run without a build step and import packages by name.
+const conditions = ['source', ...defaultServerConditions];
+
+export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions, externalConditions: ['source'] } },
+  test: {
+    include: ['packages/*/src/**/*.test.ts', 'examples/**/*.test.ts', 'tests/**/*.test.ts', 'bench/**/*.test.ts'],
+    typecheck: { enabled: true, include: ['packages/*/src/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+    server: { deps: { inline: [/@recourse\//] } },
+  },
+});
