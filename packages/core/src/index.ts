@@ -1,0 +1,69 @@
+export { type Clock, type RandomSource, systemClock, systemRandom } from './clock.js';
+export {
+  IdempotencyConflictError,
+  InvalidOptionsError,
+  LeaseLostError,
+  LedgerUnavailableError,
+  RecourseError,
+  type RecourseErrorCode,
+} from './errors.js';
+export { canonicalJson } from './keys/canonical-json.js';
+export {
+  boundKey,
+  deriveIdempotencyKey,
+  hashText,
+  type KeyParts,
+  maxIdempotencyKeyLength,
+  payloadHash,
+} from './keys/idempotency-key.js';
+export {
+  type ClaimRequest,
+  type ClaimResult,
+  type Denial,
+  defaultLeaseMs,
+  defaultRetentionMs,
+  type Ledger,
+  type LedgerOptions,
+  type LedgerRecord,
+  type LedgerRecordState,
+} from './ledger/ledger.js';
+export {
+  type BackoffOptions,
+  type BackoffResult,
+  computeBackoff,
+  defaultBackoff,
+} from './policy/backoff.js';
+export {
+  type DecideOptions,
+  type DecisionContext,
+  decideRecovery,
+  defaultMaxAttempts,
+  defaultRepairBudget,
+} from './policy/decide-recovery.js';
+export {
+  type FingerprintParts,
+  failureFingerprint,
+  normalizeMessage,
+} from './policy/fingerprint.js';
+export {
+  createRetryBudget,
+  type RetryBudget,
+  type RetryBudgetOptions,
+} from './policy/retry-budget.js';
+export {
+  type CallContext,
+  callContext,
+  currentCallContext,
+  runInCallContext,
+} from './runtime/call-context.js';
+export {
+  type Classification,
+  type Decision,
+  type DecisionState,
+  type FailureClass,
+  failureClasses,
+  type JsonValue,
+  type RecoveryAction,
+  type RecoveryBudgets,
+  recoveryActions,
+} from './types.js';

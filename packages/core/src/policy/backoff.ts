@@ -1,0 +1,67 @@
+import type { RandomSource } from '../clock.js';
+import { InvalidOptionsError } from '../errors.js';
+
+export interface BackoffOptions {
+  /** Delay scale of the first retry. Default 200 ms (the seed's worked example). */
+  baseDelayMs?: number | undefined;
+  /** Growth per attempt. Default 4: 200 ms, 800 ms, 3200 ms before jitter. */
+  factor?: number | undefined;
+  /** No computed delay exceeds this, and a server hint beyond it means "not now". Default 30 s. */
+  maxDelayMs?: number | undefined;
+}
+
+export type BackoffResult =
+  | { retry: true; delayMs: number }
+  | { retry: false; reason: 'RETRY_AFTER_TOO_LONG'; retryAfterMs: number };
+
+export const defaultBackoff = { baseDelayMs: 200, factor: 4, maxDelayMs: 30_000 } as const;
+
+export function validateBackoff(
+  options: BackoffOptions,
+  field = 'retry',
+): Required<BackoffOptions> {
+  const resolved = { ...defaultBackoff, ...stripUndefined(options) };
+  for (const [name, value] of Object.entries(resolved)) {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+      throw new InvalidOptionsError(
+        `${field}.${name}`,
+        `must be a finite number >= 0, got ${String(value)}`,
+      );
+    }
+  }
+  if (resolved.factor < 1) throw new InvalidOptionsError(`${field}.factor`, 'must be >= 1');
+  return resolved;
+}
+
+/**
+ * Exponential backoff with full jitter: a delay drawn uniformly from
+ * [0, min(max, base * factor^(retry-1))], so runs that fail together do not retry in
+ * lock-step. A server's Retry-After is a floor; one beyond `maxDelayMs` is not slept on.
+ *
+ * @param retryNumber 1 for the first retry.
+ */
+export function computeBackoff(
+  retryNumber: number,
+  options: Required<BackoffOptions>,
+  random: RandomSource,
+  retryAfterMs?: number | undefined,
+): BackoffResult {
+  if (retryAfterMs !== undefined && retryAfterMs > options.maxDelayMs) {
+    return { retry: false, reason: 'RETRY_AFTER_TOO_LONG', retryAfterMs };
+  }
+  const ceiling = Math.min(
+    options.maxDelayMs,
+    options.baseDelayMs * options.factor ** Math.max(0, retryNumber - 1),
+  );
+  const unit = clampUnit(random());
+  const jittered = Math.round(unit * ceiling);
+  return { retry: true, delayMs: Math.max(jittered, Math.ceil(retryAfterMs ?? 0)) };
+}
+
+function clampUnit(value: number): number {
+  return Number.isFinite(value) ? Math.min(Math.max(value, 0), 1) : 0.5;
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

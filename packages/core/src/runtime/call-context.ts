@@ -1,0 +1,37 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { RecourseError } from '../errors.js';
+
+/** What a wrapped tool (and anything it calls) can know about the current call. */
+export interface CallContext {
+  runId: string;
+  toolName: string;
+  /** The SDK's id for this call; changes when the model re-issues the call. */
+  toolCallId: string;
+  /** Stable for the logical operation: send it downstream as the Idempotency-Key. */
+  idempotencyKey: string;
+  /** 1 for the first attempt of this call. */
+  attempt: number;
+}
+
+const storage = new AsyncLocalStorage<CallContext>();
+
+export function runInCallContext<T>(context: CallContext, fn: () => T): T {
+  return storage.run(context, fn);
+}
+
+/** The current call's context. Throws when called outside a wrapped tool's execute. */
+export function callContext(): CallContext {
+  const context = storage.getStore();
+  if (!context) {
+    throw new RecourseError(
+      'TOOL_CALL_FAILED',
+      'callContext() was called outside a tool wrapped by recourse',
+    );
+  }
+  return context;
+}
+
+/** The current call's context, or undefined outside a wrapped tool. */
+export function currentCallContext(): CallContext | undefined {
+  return storage.getStore();
+}
