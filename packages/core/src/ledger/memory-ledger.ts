@@ -1,0 +1,117 @@
+import { LeaseLostError } from '../errors.js';
+import type { JsonValue } from '../types.js';
+import type {
+  ClaimRequest,
+  ClaimResult,
+  Denial,
+  Ledger,
+  LedgerOptions,
+  LedgerRecord,
+} from './ledger.js';
+import {
+  createToken,
+  isPastRetention,
+  planClaim,
+  planComplete,
+  planMarkUncertain,
+  planRelease,
+  type StoredRecord,
+  toLedgerRecord,
+} from './record-rules.js';
+import { type ResolvedLedgerOptions, resolveLedgerOptions } from './resolve-ledger-options.js';
+
+/**
+ * A ledger in this process's memory: for tests and single-process agents. Every method
+ * reads and writes synchronously before its first await, so claims are atomic within
+ * the process. Nothing survives a restart; use `SqliteLedger` for that.
+ */
+export class MemoryLedger implements Ledger {
+  readonly name = 'memory';
+  readonly #options: ResolvedLedgerOptions;
+  readonly #records = new Map<string, StoredRecord>();
+  readonly #counters = new Map<string, number>();
+  readonly #denials = new Map<string, Denial[]>();
+
+  constructor(options?: LedgerOptions) {
+    this.#options = resolveLedgerOptions(options);
+  }
+
+  async claim(request: ClaimRequest): Promise<ClaimResult> {
+    const plan = planClaim(
+      this.#records.get(request.key),
+      request,
+      this.#now(),
+      this.#options,
+      createToken(),
+    );
+    if (plan.write) this.#records.set(request.key, plan.write);
+    return structuredClone(plan.result);
+  }
+
+  async complete(key: string, token: string, result: JsonValue): Promise<void> {
+    // Copy before storing, so that the caller mutating its object changes nothing here.
+    const next = planComplete(this.#records.get(key), token, this.#now(), structuredClone(result));
+    if (!next) throw new LeaseLostError(key);
+    this.#records.set(key, next);
+  }
+
+  async release(key: string, token: string): Promise<boolean> {
+    const plan = planRelease(this.#records.get(key), token, this.#now());
+    if (!plan.released) return false;
+    if (plan.write) this.#records.set(key, plan.write);
+    else this.#records.delete(key);
+    return true;
+  }
+
+  async markUncertain(key: string, token: string, note?: string | undefined): Promise<boolean> {
+    const next = planMarkUncertain(this.#records.get(key), token, this.#now(), note);
+    if (!next) return false;
+    this.#records.set(key, next);
+    return true;
+  }
+
+  async get(key: string): Promise<LedgerRecord | undefined> {
+    const stored = this.#records.get(key);
+    if (!stored) return undefined;
+    if (isPastRetention(stored, this.#now(), this.#options.retentionMs)) {
+      this.#records.delete(key);
+      return undefined;
+    }
+    return structuredClone(toLedgerRecord(stored));
+  }
+
+  async incrementCounter(runId: string, name: string, by = 1): Promise<number> {
+    const id = counterId(runId, name);
+    const value = (this.#counters.get(id) ?? 0) + by;
+    this.#counters.set(id, value);
+    return value;
+  }
+
+  async getCounter(runId: string, name: string): Promise<number> {
+    return this.#counters.get(counterId(runId, name)) ?? 0;
+  }
+
+  async addDenial(runId: string, denial: Denial): Promise<void> {
+    const list = this.#denials.get(runId) ?? [];
+    const known = list.some(
+      (d) => d.resource === denial.resource && d.capability === denial.capability,
+    );
+    if (!known) list.push(structuredClone(denial));
+    this.#denials.set(runId, list);
+  }
+
+  async listDenials(runId: string): Promise<Denial[]> {
+    return structuredClone(this.#denials.get(runId) ?? []);
+  }
+
+  async close(): Promise<void> {}
+
+  #now(): number {
+    return this.#options.clock.now();
+  }
+}
+
+// JSON keeps the two parts apart whatever characters they contain.
+function counterId(runId: string, name: string): string {
+  return JSON.stringify([runId, name]);
+}

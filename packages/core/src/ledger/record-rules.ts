@@ -1,0 +1,157 @@
+import type { JsonValue } from '../types.js';
+import type { ClaimRequest, ClaimResult, LedgerRecord, LedgerRecordState } from './ledger.js';
+
+/**
+ * A ledger record as stores keep it: the public `LedgerRecord` plus the fencing token
+ * and whether an earlier attempt may already have written (`inDoubt`).
+ *
+ * The rules below are pure functions of (stored record, request, now), so that every
+ * store that can read and write one record atomically (a Map, a SQLite or PostgreSQL
+ * transaction, a Redis script port) applies exactly the same semantics.
+ */
+export interface StoredRecord {
+  key: string;
+  state: LedgerRecordState;
+  payloadHash: string;
+  /** The token of the latest claim. Only it may complete, release or mark the key. */
+  token: string;
+  result?: JsonValue | undefined;
+  leaseExpiresAt?: number | undefined;
+  note?: string | undefined;
+  /** An earlier attempt may have written: a release goes back to `uncertain`, not free. */
+  inDoubt: boolean;
+  updatedAt: number;
+}
+
+export interface RecordTimings {
+  leaseMs: number;
+  retentionMs: number;
+}
+
+/** Past retention a record counts as absent. In-flight records age from their lease end. */
+export function isPastRetention(record: StoredRecord, now: number, retentionMs: number): boolean {
+  const since =
+    record.state === 'in_flight' ? (record.leaseExpiresAt ?? record.updatedAt) : record.updatedAt;
+  return now >= since + retentionMs;
+}
+
+export interface ClaimPlan {
+  result: ClaimResult;
+  /** The record to store; absent when the claim changes nothing. */
+  write?: StoredRecord | undefined;
+}
+
+export function planClaim(
+  stored: StoredRecord | undefined,
+  request: ClaimRequest,
+  now: number,
+  timings: RecordTimings,
+  token: string,
+): ClaimPlan {
+  const current = stored && !isPastRetention(stored, now, timings.retentionMs) ? stored : undefined;
+  if (current && current.payloadHash !== request.payloadHash) {
+    return { result: { status: 'conflict' } };
+  }
+  if (current?.state === 'completed') {
+    return { result: { status: 'completed', result: current.result ?? null } };
+  }
+  const leaseExpiresAt = current?.leaseExpiresAt ?? 0;
+  if (current?.state === 'in_flight' && now < leaseExpiresAt) {
+    return { result: { status: 'in_flight', leaseExpiresAt } };
+  }
+  // Free, uncertain, or in flight with a dead claimer: this claim takes the key.
+  const previous =
+    current?.state === 'uncertain'
+      ? 'uncertain'
+      : current?.state === 'in_flight'
+        ? 'expired'
+        : undefined;
+  const write: StoredRecord = {
+    key: request.key,
+    state: 'in_flight',
+    payloadHash: request.payloadHash,
+    token,
+    leaseExpiresAt: now + (request.leaseMs ?? timings.leaseMs),
+    note: current?.note,
+    inDoubt: previous !== undefined,
+    updatedAt: now,
+  };
+  const result: ClaimResult = previous
+    ? { status: 'acquired', token, previous }
+    : { status: 'acquired', token };
+  return { result, write };
+}
+
+/** The completed record, or undefined when `token` no longer owns the key (lease lost). */
+export function planComplete(
+  stored: StoredRecord | undefined,
+  token: string,
+  now: number,
+  result: JsonValue,
+): StoredRecord | undefined {
+  if (!stored || stored.token !== token) return undefined;
+  if (stored.state === 'completed') return stored;
+  return {
+    key: stored.key,
+    state: 'completed',
+    payloadHash: stored.payloadHash,
+    token,
+    result,
+    inDoubt: false,
+    updatedAt: now,
+  };
+}
+
+/** `null` frees the key; a record puts an in-doubt key back to `uncertain`. */
+export type ReleasePlan = { released: false } | { released: true; write: StoredRecord | null };
+
+export function planRelease(
+  stored: StoredRecord | undefined,
+  token: string,
+  now: number,
+): ReleasePlan {
+  if (!stored || stored.token !== token || stored.state !== 'in_flight') return { released: false };
+  if (!stored.inDoubt) return { released: true, write: null };
+  return { released: true, write: toUncertain(stored, now, stored.note) };
+}
+
+export function planMarkUncertain(
+  stored: StoredRecord | undefined,
+  token: string,
+  now: number,
+  note: string | undefined,
+): StoredRecord | undefined {
+  if (!stored || stored.token !== token || stored.state === 'completed') return undefined;
+  return toUncertain(stored, now, note ?? stored.note);
+}
+
+function toUncertain(stored: StoredRecord, now: number, note: string | undefined): StoredRecord {
+  return {
+    key: stored.key,
+    state: 'uncertain',
+    payloadHash: stored.payloadHash,
+    token: stored.token,
+    note,
+    inDoubt: true,
+    updatedAt: now,
+  };
+}
+
+/** The public view of a stored record (no token). */
+export function toLedgerRecord(stored: StoredRecord): LedgerRecord {
+  const record: LedgerRecord = {
+    key: stored.key,
+    state: stored.state,
+    payloadHash: stored.payloadHash,
+    updatedAt: stored.updatedAt,
+  };
+  if (stored.state === 'completed') record.result = stored.result ?? null;
+  if (stored.state === 'in_flight') record.leaseExpiresAt = stored.leaseExpiresAt;
+  if (stored.note !== undefined) record.note = stored.note;
+  return record;
+}
+
+/** A fresh fencing token. Random, so that tokens never repeat across processes. */
+export function createToken(): string {
+  return globalThis.crypto.randomUUID();
+}

@@ -1,0 +1,11 @@
+export { createFakeClock, type FakeClock } from './fake-clock.js';
+export {
+  contractLeaseMs,
+  contractRetentionMs,
+  contractStartTime,
+  describeLedgerContract,
+  type LedgerContractHarness,
+  type LedgerContractOptions,
+  type LedgerFactory,
+  type LedgerFactoryContext,
+} from './ledger-contract.js';
