@@ -1,0 +1,57 @@
+import type { Redis } from 'ioredis';
+import {
+  addDenialScript,
+  claimScript,
+  completeScript,
+  incrementScript,
+  markUncertainScript,
+  releaseScript,
+} from './redis-scripts.js';
+
+type ScriptCall = (...args: string[]) => Promise<unknown>;
+
+export interface LedgerScripts {
+  claim: ScriptCall;
+  complete: ScriptCall;
+  release: ScriptCall;
+  markUncertain: ScriptCall;
+  increment: ScriptCall;
+  addDenial: ScriptCall;
+}
+
+const definitions = {
+  claim: { name: 'recourseLedgerClaim', numberOfKeys: 2, lua: claimScript },
+  complete: { name: 'recourseLedgerComplete', numberOfKeys: 1, lua: completeScript },
+  release: { name: 'recourseLedgerRelease', numberOfKeys: 1, lua: releaseScript },
+  markUncertain: { name: 'recourseLedgerMarkUncertain', numberOfKeys: 1, lua: markUncertainScript },
+  increment: { name: 'recourseLedgerIncrement', numberOfKeys: 1, lua: incrementScript },
+  addDenial: { name: 'recourseLedgerAddDenial', numberOfKeys: 2, lua: addDenialScript },
+} as const;
+
+/**
+ * Registers the ledger's scripts on the client (EVALSHA, falling back to EVAL once per
+ * connection when the server has not cached a script yet). The command names are
+ * namespaced so that they do not clash with the user's own commands on a shared client.
+ */
+export function defineScripts(client: Redis): LedgerScripts {
+  const commands = client as unknown as Record<string, ScriptCall | undefined>;
+  const bind = (definition: (typeof definitions)[keyof typeof definitions]): ScriptCall => {
+    if (!commands[definition.name]) {
+      client.defineCommand(definition.name, {
+        numberOfKeys: definition.numberOfKeys,
+        lua: definition.lua,
+      });
+    }
+    const command = commands[definition.name];
+    if (!command) throw new Error(`ioredis did not define ${definition.name}`);
+    return (...args) => command.apply(client, args);
+  };
+  return {
+    claim: bind(definitions.claim),
+    complete: bind(definitions.complete),
+    release: bind(definitions.release),
+    markUncertain: bind(definitions.markUncertain),
+    increment: bind(definitions.increment),
+    addDenial: bind(definitions.addDenial),
+  };
+}

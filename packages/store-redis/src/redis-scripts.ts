@@ -1,0 +1,97 @@
+/**
+ * Lua scripts that port the core's record rules (`planClaim`, `planComplete`,
+ * `planRelease`, `planMarkUncertain` in `@recourse/core`'s record-rules) so that each
+ * read-decide-write runs atomically inside Redis. Times come from the caller's clock as
+ * ARGV, never from the server, so that leases stay fake-clock testable.
+ *
+ * Record hash fields: state, payloadHash, token, leaseExpiresAt, result (JSON text),
+ * note, inDoubt ('1' when an earlier attempt may have written), updatedAt.
+ */
+
+/** KEYS: record, token counter. ARGV: payloadHash, now, leaseExpiresAt, retentionMs, ttlMs. */
+export const claimScript = `
+local now = tonumber(ARGV[2])
+local f = redis.call('HMGET', KEYS[1], 'state', 'payloadHash', 'leaseExpiresAt', 'result', 'updatedAt', 'note')
+local state = f[1]
+if state then
+  local since = tonumber(f[5])
+  if state == 'in_flight' and f[3] then since = tonumber(f[3]) end
+  if now >= since + tonumber(ARGV[4]) then state = false end
+end
+local previous = ''
+local note = false
+if state then
+  if f[2] ~= ARGV[1] then return {'conflict'} end
+  if state == 'completed' then return {'completed', f[4] or 'null'} end
+  if state == 'in_flight' and now < tonumber(f[3] or '0') then return {'in_flight', f[3]} end
+  if state == 'uncertain' then previous = 'uncertain' else previous = 'expired' end
+  note = f[6]
+end
+local token = tostring(redis.call('INCR', KEYS[2]))
+local inDoubt = '0'
+if previous ~= '' then inDoubt = '1' end
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 'state', 'in_flight', 'payloadHash', ARGV[1], 'token', token,
+  'leaseExpiresAt', ARGV[3], 'updatedAt', ARGV[2], 'inDoubt', inDoubt)
+if note then redis.call('HSET', KEYS[1], 'note', note) end
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+return {'acquired', token, previous}
+`;
+
+/** KEYS: record. ARGV: token, result JSON, now, ttlMs. 0 when the token lost the key. */
+export const completeScript = `
+local f = redis.call('HMGET', KEYS[1], 'token', 'state')
+if f[1] ~= ARGV[1] then return 0 end
+if f[2] == 'completed' then return 1 end
+redis.call('HSET', KEYS[1], 'state', 'completed', 'result', ARGV[2], 'updatedAt', ARGV[3], 'inDoubt', '0')
+redis.call('HDEL', KEYS[1], 'leaseExpiresAt', 'note')
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return 1
+`;
+
+/** KEYS: record. ARGV: token, now, ttlMs. An in-doubt key goes back to uncertain. */
+export const releaseScript = `
+local f = redis.call('HMGET', KEYS[1], 'token', 'state', 'inDoubt')
+if f[1] ~= ARGV[1] or f[2] ~= 'in_flight' then return 0 end
+if f[3] == '1' then
+  redis.call('HSET', KEYS[1], 'state', 'uncertain', 'updatedAt', ARGV[2])
+  redis.call('HDEL', KEYS[1], 'leaseExpiresAt', 'result')
+  redis.call('PEXPIRE', KEYS[1], ARGV[3])
+else
+  redis.call('DEL', KEYS[1])
+end
+return 1
+`;
+
+/** KEYS: record. ARGV: token, now, hasNote ('1'/'0'), note, ttlMs. */
+export const markUncertainScript = `
+local f = redis.call('HMGET', KEYS[1], 'token', 'state')
+if f[1] ~= ARGV[1] or not f[2] or f[2] == 'completed' then return 0 end
+redis.call('HSET', KEYS[1], 'state', 'uncertain', 'updatedAt', ARGV[2], 'inDoubt', '1')
+redis.call('HDEL', KEYS[1], 'leaseExpiresAt', 'result')
+if ARGV[3] == '1' then redis.call('HSET', KEYS[1], 'note', ARGV[4]) end
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+return 1
+`;
+
+/** KEYS: counters hash. ARGV: name, by, ttlMs, float ('1' for a non-integer step). */
+export const incrementScript = `
+local value
+if ARGV[4] == '1' then
+  value = redis.call('HINCRBYFLOAT', KEYS[1], ARGV[1], ARGV[2])
+else
+  value = tostring(redis.call('HINCRBY', KEYS[1], ARGV[1], ARGV[2]))
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return value
+`;
+
+/** KEYS: seen hash, ordered list. ARGV: identity, denial JSON, ttlMs. First one wins. */
+export const addDenialScript = `
+if redis.call('HSETNX', KEYS[1], ARGV[1], '1') == 1 then
+  redis.call('RPUSH', KEYS[2], ARGV[2])
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+return 1
+`;
