@@ -1,0 +1,24 @@
+export type { HttpErrorOptions, StreamErrorOptions } from './http-error.js';
+export { describeError, httpError, streamError } from './http-error.js';
+export type { ProviderApi, ProviderRequest, ToolResult } from './provider-request.js';
+export type { ProviderServer } from './provider-server.js';
+export { startProviderServer } from './provider-server.js';
+export type {
+  ScriptedErrorData,
+  ScriptedHttpError,
+  ScriptedStreamError,
+  ScriptedToolCall,
+  ScriptedTurn,
+  ScriptedTurnPart,
+  ScriptedUsage,
+  ScriptStep,
+  ToolCallOptions,
+  TurnOptions,
+} from './script-steps.js';
+export { text, toolCall, turn } from './script-steps.js';
+export type {
+  ScriptEntry,
+  ScriptedProvider,
+  ScriptedProviderOptions,
+} from './scripted-provider.js';
+export { createScriptedProvider, defaultBaseURL } from './scripted-provider.js';
