@@ -1,0 +1,89 @@
+import { joinResource, lowerSegment, stripGitSuffix } from './canonical-resource.js';
+
+/** Owner and repository names on these hosts are case-insensitive. */
+function repository(host: string, owner: string, repo: string, rest: readonly string[]): string {
+  const name = stripGitSuffix(lowerSegment(repo));
+  return joinResource(`https://${host}/${lowerSegment(owner)}/${name}`, rest);
+}
+
+function github(segments: readonly string[]): string {
+  const [owner, repo, ...rest] = segments;
+  if (owner === undefined) return 'https://github.com';
+  if (repo === undefined) return `https://github.com/${lowerSegment(owner)}`;
+  return repository('github.com', owner, repo, rest);
+}
+
+/** api.github.com: repository routes map to the repository; anything else (search, graphql,
+ * /repositories/{id}, ...) may reach any repository, so it maps to all of GitHub. */
+function githubApi(segments: readonly string[]): string {
+  const [kind, owner, repo, ...rest] = segments;
+  if (kind === 'repos' && owner !== undefined && repo !== undefined) {
+    return repository('github.com', owner, repo, rest);
+  }
+  if ((kind === 'orgs' || kind === 'users') && owner !== undefined) {
+    return `https://github.com/${lowerSegment(owner)}`;
+  }
+  return 'https://github.com';
+}
+
+function gitlab(segments: readonly string[]): string {
+  if (segments[0] === 'api') {
+    // /api/v4/projects/{owner%2Frepo}/... — a numeric id could be any project.
+    const [, , kind, id, ...rest] = segments;
+    if (kind !== 'projects' || id === undefined) return 'https://gitlab.com';
+    const path = id.split(/%2F/i).filter(Boolean);
+    if (path.length < 2 || /^\d+$/.test(id)) return 'https://gitlab.com';
+    return joinResource('https://gitlab.com', [...lowerProject(path), ...rest]);
+  }
+  // Groups nest: the project path is everything before the `/-/` separator.
+  const dash = segments.indexOf('-');
+  const project = dash === -1 ? segments : segments.slice(0, dash);
+  const rest = dash === -1 ? [] : segments.slice(dash);
+  return joinResource('https://gitlab.com', [...lowerProject(project), ...rest]);
+}
+
+function lowerProject(path: readonly string[]): string[] {
+  return path.map((segment, index) => {
+    const name = lowerSegment(segment);
+    return index === path.length - 1 ? stripGitSuffix(name) : name;
+  });
+}
+
+function bitbucket(segments: readonly string[]): string {
+  const [owner, repo, ...rest] = segments;
+  if (owner === undefined) return 'https://bitbucket.org';
+  if (repo === undefined) return `https://bitbucket.org/${lowerSegment(owner)}`;
+  return repository('bitbucket.org', owner, repo, rest);
+}
+
+function bitbucketApi(segments: readonly string[]): string {
+  const [, kind, owner, repo, ...rest] = segments;
+  if (kind === 'repositories' && owner !== undefined && repo !== undefined) {
+    return repository('bitbucket.org', owner, repo, rest);
+  }
+  return 'https://bitbucket.org';
+}
+
+const hosts: Record<string, (segments: readonly string[]) => string> = {
+  'github.com': github,
+  'www.github.com': github,
+  'api.github.com': githubApi,
+  'raw.githubusercontent.com': (s) =>
+    s.length < 2 ? github(s) : github([s[0]!, s[1]!, 'raw', ...s.slice(2)]),
+  'codeload.github.com': github,
+  'uploads.github.com': (s) => (s[0] === 'repos' ? github(s.slice(1)) : 'https://github.com'),
+  'gitlab.com': gitlab,
+  'www.gitlab.com': gitlab,
+  'bitbucket.org': bitbucket,
+  'www.bitbucket.org': bitbucket,
+  'api.bitbucket.org': bitbucketApi,
+};
+
+/** The canonical resource of a path on a known code host, or undefined for other hosts. */
+export function codeHostResource(host: string, segments: readonly string[]): string | undefined {
+  return hosts[host]?.(segments);
+}
+
+export function isCodeHost(host: string): boolean {
+  return host in hosts;
+}

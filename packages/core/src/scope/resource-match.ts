@@ -1,0 +1,22 @@
+import { everything } from './canonical-resource.js';
+
+/**
+ * A denial of `denied` covers `candidate` when they are equal or the candidate lies below it
+ * on a path boundary: `https://github.com/acme/secret` covers `.../secret/issues/1` but not
+ * `.../secret-2`. `*` on either side covers. Both sides must be canonical resources.
+ */
+export function resourceCovers(denied: string, candidate: string): boolean {
+  if (denied === everything || candidate === everything) return true;
+  if (denied === candidate) return true;
+  if (!candidate.startsWith(denied)) return false;
+  return denied.endsWith('/') || candidate.charAt(denied.length) === '/';
+}
+
+/**
+ * Whether a call that reaches `candidate` (and everything below it) may reach something
+ * below `denied`: either covers the other. `https://github.com` (all of GitHub, e.g.
+ * `gh api graphql`) overlaps a denied `https://github.com/acme/secret`.
+ */
+export function resourcesOverlap(denied: string, candidate: string): boolean {
+  return resourceCovers(denied, candidate) || resourceCovers(candidate, denied);
+}
