@@ -1,0 +1,1 @@
+export { SqliteLedger, type SqliteLedgerOptions } from './sqlite-ledger.js';
