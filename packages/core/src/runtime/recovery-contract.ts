@@ -1,0 +1,104 @@
+import type { Classification, Decision, FailureClass, RecoveryAction } from '../types.js';
+
+/**
+ * What the model is told when a call ends in failure: structured JSON first, prose
+ * second (seed 004's recovery action contract). `error_detail` is text from the failing
+ * system, redacted and bounded: data to read, never an instruction to follow.
+ */
+export interface RecoveryContract {
+  status: 'FAILED' | 'BLOCKED' | 'IN_FLIGHT';
+  failure_class: FailureClass;
+  recommended_recovery: RecoveryAction;
+  retry_same_action: boolean;
+  code: string;
+  tool: string;
+  reason: string;
+  guidance: string;
+  retry_after_ms?: number | undefined;
+  invalid_field?: string | undefined;
+  repairs_remaining?: number | undefined;
+  attempts?: number | undefined;
+  idempotency_key?: string | undefined;
+  resource?: string | undefined;
+  next_possible_action?: string | undefined;
+  error_detail?: string | undefined;
+}
+
+export interface ContractInput {
+  tool: string;
+  decision: Decision;
+  classification: Classification;
+  attempts?: number | undefined;
+  repairsRemaining?: number | undefined;
+  idempotencyKey?: string | undefined;
+  resource?: string | undefined;
+  nextPossibleAction?: string | undefined;
+  status?: RecoveryContract['status'] | undefined;
+}
+
+export function buildContract(input: ContractInput): RecoveryContract {
+  const { tool, decision, classification } = input;
+  const status =
+    input.status ?? (classification.failureClass === 'AUTHORIZATION' ? 'BLOCKED' : 'FAILED');
+  return dropUndefined({
+    status,
+    failure_class: classification.failureClass,
+    recommended_recovery: decision.action,
+    retry_same_action: decision.action === 'RETRY',
+    code: decision.action === 'ABORT' ? decision.code : classification.code,
+    tool,
+    reason: decision.reason,
+    guidance: guidanceFor(input, status),
+    retry_after_ms: classification.retryAfterMs,
+    invalid_field: classification.field,
+    repairs_remaining: input.repairsRemaining,
+    attempts: input.attempts,
+    idempotency_key: input.idempotencyKey,
+    resource: input.resource,
+    next_possible_action: status === 'BLOCKED' ? input.nextPossibleAction : undefined,
+    error_detail: classification.message || undefined,
+  });
+}
+
+/** The contract as the text a model receives. */
+export function contractText(contract: RecoveryContract): string {
+  return JSON.stringify(contract);
+}
+
+function guidanceFor(input: ContractInput, status: RecoveryContract['status']): string {
+  const { tool, decision, classification } = input;
+  if (status === 'BLOCKED') {
+    return `Access was denied. This route is closed, and so is every other route to the same resource: do not try another tool, command, endpoint or credential for it. Report that an authorized operator is required.`;
+  }
+  if (status === 'IN_FLIGHT') {
+    return `The same ${tool} operation is still running elsewhere. Do not send it again; check its result later.`;
+  }
+  switch (decision.action) {
+    case 'REPAIR': {
+      const field = classification.field ? ` (field "${classification.field}")` : '';
+      return `The arguments of ${tool} were rejected${field}. Correct them before calling ${tool} again; the same arguments will fail the same way.`;
+    }
+    case 'REOBSERVE':
+      return `The state ${tool} acted on has changed since it was observed. Read the current state again, then decide anew; do not repeat the same call.`;
+    case 'REPLAN':
+      return `${tool} cannot succeed as asked. Change the plan; do not repeat the same call.`;
+    case 'RECONCILE':
+      return `The outcome of ${tool} is unknown. It must be checked before anything is sent again.`;
+    default:
+      break;
+  }
+  switch (decision.code) {
+    case 'RECONCILE_BY_HAND':
+      return `The outcome of ${tool} is unknown and it was not re-sent. A person must check the downstream system; do not call ${tool} for this again.`;
+    case 'POISON':
+      return `${tool} failed the same way after the repair budget was spent. The run is stopping.`;
+    case 'RUN_STOPPED':
+      return 'The run has stopped. Do not call any more tools; report the outcome.';
+    default:
+      return `${tool} is unavailable. The run is stopping; do not call it again.`;
+  }
+}
+
+function dropUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}

@@ -1,0 +1,364 @@
+import { createClassifier } from '../classify/index.js';
+import { systemClock, systemRandom } from '../clock.js';
+import { boundKey, deriveIdempotencyKey, payloadHash } from '../keys/idempotency-key.js';
+import type { Denial, Ledger } from '../ledger/ledger.js';
+import { MemoryLedger } from '../ledger/memory-ledger.js';
+import { validateBackoff } from '../policy/backoff.js';
+import {
+  decideRecovery,
+  defaultMaxAttempts,
+  defaultRepairBudget,
+} from '../policy/decide-recovery.js';
+import { failureFingerprint } from '../policy/fingerprint.js';
+import { createRetryBudget, type RetryBudget } from '../policy/retry-budget.js';
+import { createScopeGuard, everything, findCoveringDenial } from '../scope/index.js';
+import type { Classification, Decision } from '../types.js';
+import type { RecoveryEvent } from './events.js';
+import { executeCall } from './execute-call.js';
+import type { RecoveryOptions, ToolPolicy } from './options.js';
+import { validateRecoveryOptions } from './options.js';
+import type { Outcome } from './outcome.js';
+import { buildContract, type RecoveryContract } from './recovery-contract.js';
+import { RunState } from './run-state.js';
+
+export interface ToolCallRequest {
+  toolName: string;
+  toolCallId: string;
+  input: unknown;
+  /** The run's abort signal: aborts backoff sleeps; the caller's abort is rethrown untouched. */
+  signal?: AbortSignal | undefined;
+  execute: (input: unknown) => unknown;
+}
+
+export type ToolCallFailure = {
+  ok: false;
+  contract: RecoveryContract;
+  decision: Decision;
+  classification: Classification;
+  error?: unknown;
+};
+
+export type ToolCallResult =
+  | { ok: true; value: unknown; deduplicated: boolean; degraded: boolean }
+  | ToolCallFailure;
+
+/** The SDK-independent engine both adapters drive. One per run. */
+export interface RecoveryRuntime {
+  readonly runId: string;
+  readonly ledger: Ledger;
+  /** Runs one tool call through scope, ledger, classification and policy. */
+  execute(request: ToolCallRequest): Promise<ToolCallResult>;
+  /** A failure the SDK reported without calling execute (invalid input, unknown tool). */
+  recordFailure(
+    request: Omit<ToolCallRequest, 'execute' | 'signal'> & { error: unknown },
+  ): Promise<ToolCallFailure>;
+  /** True once the run reached a terminal state: the loop should end. */
+  isStopped(): boolean;
+  /** Guidance for the model's next step after a failure (repair, re-observe), once. */
+  takeGuidance(): string | undefined;
+  /** Which of `toolNames` can no longer run because of a denial. */
+  unusableTools(toolNames: readonly string[]): string[];
+  policyFor(toolName: string): ToolPolicy;
+  outcome(): Outcome;
+}
+
+export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime {
+  validateRecoveryOptions(options);
+  const { runId } = options;
+  const ledger = options.ledger ?? new MemoryLedger();
+  const clock = options.clock ?? systemClock;
+  const policies = options.policies ?? {};
+  const onDenial = options.onDenial ?? 'stop';
+  const classify = createClassifier({ recognisers: [...(options.recognisers ?? [])] });
+  const guard = createScopeGuard({ allow: options.scope?.allow, deny: options.scope?.deny });
+  const state = new RunState(options.nextPossibleAction ?? 'request authorized operator');
+  const budget = resolveBudget(options.retry?.budget);
+  const backoff = validateBackoff(options.retry ?? {});
+  const repairBudget = options.repairBudget ?? defaultRepairBudget;
+  let denials: Denial[] = [];
+
+  const emit = (event: RecoveryEvent) => {
+    try {
+      options.onEvent?.(event);
+    } catch {
+      // A listener's bug must not change what happens to the tool call.
+    }
+  };
+  const policyFor = (toolName: string): ToolPolicy => policies[toolName] ?? {};
+  const resourcesOf = (policy: ToolPolicy, input: unknown): string[] | undefined => {
+    if (!policy.resource) return undefined;
+    try {
+      const value = policy.resource(input);
+      const list = (typeof value === 'string' ? [value] : [...value])
+        .map((r) => r.trim())
+        .filter(Boolean);
+      return list.length ? list : undefined;
+    } catch {
+      return [everything]; // cannot tell what it touches: fail closed
+    }
+  };
+  const refreshDenials = async () => {
+    try {
+      denials = await ledger.listDenials(runId);
+    } catch {
+      // Keep the denials known locally: a store outage must not reopen a closed route.
+    }
+    return denials;
+  };
+
+  const stop = (status: 'BLOCKED' | 'FAILED', reason: string, tool: string) => {
+    if (state.stop({ status, reason, tool })) {
+      emit({ type: 'run.stopped', runId, outcome: state.outcome(), at: clock.now() });
+    }
+  };
+
+  const block = async (
+    request: Pick<ToolCallRequest, 'toolName' | 'toolCallId'>,
+    key: string,
+    resource: string,
+    code: string,
+    record: { capability?: string | undefined } | undefined,
+  ): Promise<ToolCallFailure> => {
+    const classification: Classification = {
+      failureClass: 'AUTHORIZATION',
+      code,
+      message: `${request.toolName} may not reach ${resource}`,
+    };
+    const decision: Decision = {
+      action: 'ABORT',
+      code,
+      reason: 'blocked before execution',
+      terminal: true,
+    };
+    if (record) await recordDenial(request.toolName, resource, code, record.capability);
+    state.blocked.push({ tool: request.toolName, resource, reason: code });
+    emit({
+      type: 'call.blocked',
+      runId,
+      tool: request.toolName,
+      toolCallId: request.toolCallId,
+      idempotencyKey: key,
+      resource,
+      reason: code,
+      at: clock.now(),
+    });
+    const contract = buildContract({
+      tool: request.toolName,
+      decision,
+      classification,
+      resource,
+      nextPossibleAction: options.nextPossibleAction ?? 'request authorized operator',
+      status: 'BLOCKED',
+    });
+    state.guidance = contract.guidance;
+    if (onDenial === 'stop') stop('BLOCKED', 'AUTHORIZATION_DENIED', request.toolName);
+    return { ok: false, contract, decision, classification };
+  };
+
+  const recordDenial = async (
+    tool: string,
+    resource: string,
+    reason: string,
+    capability?: string,
+  ) => {
+    const denial: Denial = {
+      resource,
+      tool,
+      reason,
+      at: clock.now(),
+      ...(capability ? { capability } : {}),
+    };
+    if (!denials.some((d) => d.resource === resource && d.capability === denial.capability))
+      denials = [...denials, denial];
+    try {
+      await ledger.addDenial(runId, denial);
+    } catch {
+      // Remembered locally; other workers learn it when the store is back.
+    }
+    emit({ type: 'denial.recorded', runId, denial, at: clock.now() });
+  };
+
+  const blockedBefore = async (
+    request: ToolCallRequest,
+    policy: ToolPolicy,
+    key: string,
+    resources: string[] | undefined,
+  ) => {
+    if (state.terminal) {
+      const status = state.terminal.status;
+      const classification: Classification = {
+        failureClass: status === 'BLOCKED' ? 'AUTHORIZATION' : 'PERMANENT',
+        code: 'RUN_STOPPED',
+        message: 'the run has stopped',
+      };
+      const decision: Decision = {
+        action: 'ABORT',
+        code: 'RUN_STOPPED',
+        reason: `the run stopped earlier (${state.terminal.reason})`,
+        terminal: true,
+      };
+      return {
+        ok: false as const,
+        contract: buildContract({
+          tool: request.toolName,
+          decision,
+          classification,
+          status,
+          nextPossibleAction: options.nextPossibleAction ?? 'request authorized operator',
+        }),
+        decision,
+        classification,
+      };
+    }
+    if (resources) {
+      const verdict = guard.check(resources, policy.capability);
+      if (!verdict.allowed)
+        return block(request, key, verdict.resource, verdict.reason, {
+          capability: policy.capability,
+        });
+    }
+    const known = await refreshDenials();
+    if (known.length === 0) return undefined;
+    if (onDenial === 'stop')
+      return block(request, key, known[0]!.resource, 'DENIED_EARLIER', undefined);
+    const covering = resources ? findCoveringDenial(resources, known) : known[0];
+    return covering
+      ? block(request, key, covering.resource, 'DENIED_EARLIER', undefined)
+      : undefined;
+  };
+
+  return {
+    runId,
+    ledger,
+    policyFor,
+    async execute(request) {
+      const policy = policyFor(request.toolName);
+      const key = boundKey(
+        policy.key
+          ? policy.key(request.input, { runId, toolName: request.toolName })
+          : deriveIdempotencyKey({ runId, toolName: request.toolName, input: request.input }),
+      );
+      const resources = resourcesOf(policy, request.input);
+      const blocked = await blockedBefore(request, policy, key, resources);
+      if (blocked) return blocked;
+      const result = await executeCall({
+        runId,
+        request,
+        policy,
+        key,
+        payloadHash: payloadHash(request.input),
+        ledger,
+        clock,
+        emit,
+        classify,
+        budget,
+        backoff,
+        state,
+        random: options.random ?? systemRandom,
+        maxAttempts: policy.maxAttempts ?? options.retry?.maxAttempts ?? defaultMaxAttempts,
+        repairBudget,
+        inFlightWaitMs: options.inFlightWaitMs ?? 5_000,
+        fingerprint: (classification) =>
+          failureFingerprint({ tool: request.toolName, input: request.input, classification }),
+      });
+      if (
+        !result.ok &&
+        result.classification.failureClass === 'AUTHORIZATION' &&
+        result.decision.code === 'AUTHORIZATION_DENIED'
+      ) {
+        for (const resource of resources ?? [`tool:${request.toolName}`])
+          await recordDenial(
+            request.toolName,
+            resource,
+            result.classification.code,
+            policy.capability,
+          );
+        result.contract = {
+          ...result.contract,
+          status: 'BLOCKED',
+          next_possible_action: options.nextPossibleAction ?? 'request authorized operator',
+        };
+        if (onDenial === 'stop') stop('BLOCKED', 'AUTHORIZATION_DENIED', request.toolName);
+      } else if (!result.ok && result.decision.terminal) {
+        stop('FAILED', result.decision.code, request.toolName);
+      }
+      return result;
+    },
+    async recordFailure(request) {
+      const classification = classify(request.error);
+      const fingerprint = failureFingerprint({
+        tool: request.toolName,
+        input: request.input,
+        classification,
+      });
+      const counter = `repair:${fingerprint}`;
+      const repairAttempts = await ledger.getCounter(runId, counter).catch(() => 0);
+      const decision = decideRecovery(
+        {
+          tool: request.toolName,
+          failureClass: classification.failureClass,
+          sideEffects: false,
+          attempts: 1,
+          repairAttempts,
+        },
+        { repairBudget, maxAttempts: 1 },
+      );
+      const key = deriveIdempotencyKey({ runId, toolName: request.toolName, input: request.input });
+      const base = {
+        runId,
+        tool: request.toolName,
+        toolCallId: request.toolCallId,
+        idempotencyKey: key,
+        at: clock.now(),
+      };
+      emit({
+        ...base,
+        type: 'failure.classified',
+        attempt: 1,
+        classification,
+        error: request.error,
+      });
+      emit({ ...base, type: 'decision.made', attempt: 1, decision, fingerprint, repairAttempts });
+      if (!decision.terminal) await ledger.incrementCounter(runId, counter).catch(() => 0);
+      const contract = buildContract({
+        tool: request.toolName,
+        decision,
+        classification,
+        repairsRemaining: Math.max(0, repairBudget - repairAttempts - 1),
+      });
+      state.recordFailure(request.toolName, classification, decision, contract.guidance);
+      if (decision.terminal)
+        stop(
+          classification.failureClass === 'AUTHORIZATION' ? 'BLOCKED' : 'FAILED',
+          decision.code,
+          request.toolName,
+        );
+      return { ok: false, contract, decision, classification, error: request.error };
+    },
+    isStopped: () => state.terminal !== undefined,
+    takeGuidance() {
+      const guidance = state.guidance;
+      state.guidance = undefined;
+      return guidance;
+    },
+    unusableTools(toolNames) {
+      if (denials.length === 0 && !state.terminal) return [];
+      if (state.terminal || onDenial === 'stop') return [...toolNames];
+      return toolNames.filter((name) => !policyFor(name).resource);
+    },
+    outcome: () => state.outcome(),
+  };
+}
+
+function resolveBudget(
+  option: RecoveryOptions['retry'] extends infer R
+    ? R extends { budget?: infer B }
+      ? B
+      : never
+    : never,
+): RetryBudget | undefined {
+  if (option === false) return undefined;
+  if (option && typeof (option as RetryBudget).canRetry === 'function')
+    return option as RetryBudget;
+  return createRetryBudget((option ?? {}) as Parameters<typeof createRetryBudget>[0]);
+}
