@@ -1,13 +1,14 @@
 import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
-// Workspace packages resolve to their TypeScript sources through the `source` export
-// condition, so tests run without a build step and import packages by name.
-const conditions = ['source', ...defaultServerConditions];
+// Workspace packages resolve to their TypeScript sources through the `recourse-source` export
+// condition (a project-specific name: some dependencies ship a generic `source` condition
+// pointing at files they do not publish), so tests run without a build step.
+const conditions = ['recourse-source', ...defaultServerConditions];
 
 export default defineConfig({
   resolve: { conditions },
-  ssr: { resolve: { conditions, externalConditions: ['source'] } },
+  ssr: { resolve: { conditions, externalConditions: ['recourse-source'] } },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'examples/**/*.test.ts', 'tests/**/*.test.ts', 'bench/**/*.test.ts'],
     typecheck: { enabled: true, include: ['packages/*/src/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
