@@ -56,6 +56,24 @@ export {
   currentCallContext,
   runInCallContext,
 } from './runtime/call-context.js';
+export type { EventListener, RecoveryEvent, RecoveryEventType } from './runtime/events.js';
+export type {
+  ReconcileResult,
+  RecoveryOptions,
+  RetryOptions,
+  ToolCallInfo,
+  ToolPolicy,
+} from './runtime/options.js';
+export { validateRecoveryOptions } from './runtime/options.js';
+export type { Outcome } from './runtime/outcome.js';
+export { buildContract, contractText, type RecoveryContract } from './runtime/recovery-contract.js';
+export {
+  createRecoveryRuntime,
+  type RecoveryRuntime,
+  type ToolCallFailure,
+  type ToolCallRequest,
+  type ToolCallResult,
+} from './runtime/recovery-runtime.js';
 export {
   type Classification,
   type Decision,
