@@ -1,0 +1,41 @@
+import { readProperty } from './safe-read.js';
+
+function readPathSegment(segment: unknown): string | undefined {
+  if (typeof segment === 'string') return segment;
+  if (typeof segment === 'number') return String(segment);
+  // Standard Schema path segments may be `{ key }` objects.
+  const key = readProperty(segment, 'key');
+  if (typeof key === 'string' || typeof key === 'number') return String(key);
+  return undefined;
+}
+
+function readIssuePath(issue: unknown): string | undefined {
+  const path = readProperty(issue, 'path');
+  if (!Array.isArray(path) || path.length === 0) return undefined;
+  const segments: string[] = [];
+  for (const segment of path.slice(0, 16)) {
+    const text = readPathSegment(segment);
+    if (text === undefined) return undefined;
+    segments.push(text);
+  }
+  return segments.join('.');
+}
+
+/**
+ * The path of the first validation issue, dot-joined (`user.email`), from a zod error's
+ * `issues` or an issue list used as `cause` (the AI SDK's Standard Schema validation).
+ */
+export function readIssueField(node: unknown): string | undefined {
+  for (const candidate of [readProperty(node, 'issues'), readProperty(node, 'cause')]) {
+    try {
+      if (!Array.isArray(candidate)) continue;
+      for (const issue of candidate.slice(0, 16)) {
+        const field = readIssuePath(issue);
+        if (field !== undefined) return field;
+      }
+    } catch {
+      // A hostile array (revoked proxy) names no field.
+    }
+  }
+  return undefined;
+}

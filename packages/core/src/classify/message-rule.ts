@@ -1,0 +1,33 @@
+import { transient, type Verdict, verdict } from './verdict.js';
+
+// Last resort for errors that carry nothing but text (pg client timeouts, ioredis,
+// undici's "terminated"). Plain alternations of literals: linear on bounded text.
+const byMessage: ReadonlyArray<readonly [RegExp, Verdict]> = [
+  [/exceeded your current quota|insufficient[_ ]quota/i, verdict('PERMANENT', 'QUOTA_EXCEEDED')],
+  [/rate limit|too many requests|throttl/i, transient('RATE_LIMITED')],
+  // pg: connect timeout and pool checkout timeout; nothing was sent yet.
+  [/timeout expired|timeout exceeded when trying to connect/i, transient('TIMEOUT')],
+  [/query read timeout|command timed out|timed out|timeout/i, transient('TIMEOUT', true)],
+  [/ECONNREFUSED|connection refused/i, transient('CONNECTION_REFUSED')],
+  [/ENOTFOUND|EAI_AGAIN|getaddrinfo/i, transient('DNS_FAILURE')],
+  [
+    /^terminated$|socket hang ?up|other side closed|connection terminated|connection reset|ECONNRESET|connection is closed/i,
+    transient('CONNECTION_RESET', true),
+  ],
+  [/already exists|duplicate key/i, verdict('STALE_STATE', 'ALREADY_EXISTS')],
+  [/precondition failed/i, verdict('STALE_STATE', 'PRECONDITION_FAILED')],
+  [/version mismatch|etag mismatch|version conflict/i, verdict('STALE_STATE', 'CONFLICT')],
+  [/card (?:was )?declined|payment required/i, verdict('PERMANENT', 'PAYMENT_REQUIRED')],
+  [/not supported|unsupported operation|not implemented/i, verdict('PERMANENT', 'NOT_SUPPORTED')],
+  [/permission denied|access denied|forbidden/i, verdict('AUTHORIZATION', 'FORBIDDEN')],
+  [/not authori[sz]ed|unauthori[sz]ed/i, verdict('AUTHORIZATION', 'NOT_AUTHORIZED')],
+  [/request was aborted|operation was aborted/i, verdict('PERMANENT', 'ABORTED')],
+];
+
+/** The table's answer from message text alone, first matching pattern across all messages. */
+export function classifyMessages(messages: readonly string[]): Verdict | undefined {
+  for (const [pattern, result] of byMessage) {
+    if (messages.some((message) => pattern.test(message))) return result;
+  }
+  return undefined;
+}

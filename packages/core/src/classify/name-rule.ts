@@ -1,0 +1,29 @@
+import { transient, type Verdict, verdict } from './verdict.js';
+
+// In priority order: a timeout that surfaced as an abort is still a timeout.
+const byName: ReadonlyArray<readonly [string, Verdict]> = [
+  ['TimeoutError', transient('TIMEOUT', true)],
+  ['ConnectionTimeoutError', transient('TIMEOUT')],
+  ['MaxRetriesPerRequestError', transient('CONNECTION_REFUSED')], // ioredis offline queue
+  ['AI_NoSuchToolError', verdict('VALIDATION', 'NO_SUCH_TOOL')],
+  ['AI_InvalidToolInputError', verdict('VALIDATION', 'INVALID_INPUT')],
+  ['AI_InvalidToolArgumentsError', verdict('VALIDATION', 'INVALID_INPUT')],
+  ['AI_TypeValidationError', verdict('VALIDATION', 'INVALID_INPUT')],
+  ['AI_InvalidArgumentError', verdict('VALIDATION', 'INVALID_INPUT')],
+  ['ZodError', verdict('VALIDATION', 'INVALID_INPUT')],
+  ['ValidationError', verdict('VALIDATION', 'INVALID_INPUT')],
+  ['AI_JSONParseError', verdict('VALIDATION', 'INVALID_JSON')],
+  ['SyntaxError', verdict('VALIDATION', 'INVALID_JSON')],
+  ['AI_LoadAPIKeyError', verdict('AUTHORIZATION', 'NOT_AUTHORIZED')],
+  ['AI_UnsupportedFunctionalityError', verdict('PERMANENT', 'NOT_SUPPORTED')],
+  ['AI_NoSuchModelError', verdict('PERMANENT', 'NOT_FOUND')],
+  ['AbortError', verdict('PERMANENT', 'ABORTED')],
+];
+
+/** The table's answer for the error names found in a cause chain. */
+export function classifyNames(names: readonly string[]): Verdict | undefined {
+  for (const [name, result] of byName) {
+    if (names.includes(name)) return result;
+  }
+  return undefined;
+}
