@@ -1,0 +1,2 @@
+export { PostgresLedger } from './postgres-ledger.js';
+export { defaultTable, type PostgresLedgerOptions } from './postgres-ledger-options.js';

@@ -1,0 +1,83 @@
+import type { TableNames } from './postgres-schema.js';
+
+/**
+ * The ledger's SQL, one builder per operation. Each write is a single conditional
+ * statement, so concurrent workers on separate connections serialize on the row lock
+ * and the record rules of `@recourse/core` hold without an explicit transaction.
+ */
+export interface LedgerStatements {
+  /** $1 key, $2 payload hash, $3 token, $4 now, $5 lease end, $6 retention ms. */
+  claim: string;
+  /** $1 key. */
+  select: string;
+  /** $1 key, $2 token, $3 result JSON, $4 now. */
+  complete: string;
+  /** $1 key, $2 token. Zero rows when the token lost the key or never had it. */
+  isCompletedBy: string;
+  /** $1 key, $2 token. Frees a key nobody doubts. */
+  releaseFree: string;
+  /** $1 key, $2 token, $3 now. Puts an in-doubt key back to uncertain. */
+  releaseDoubtful: string;
+  /** $1 key, $2 token, $3 now, $4 note or null. */
+  markUncertain: string;
+  /** $1 run, $2 name, $3 step. */
+  increment: string;
+  /** $1 run, $2 name. */
+  counter: string;
+  /** $1 run, $2 resource, $3 capability, $4 capability key, $5 tool, $6 reason, $7 at. */
+  addDenial: string;
+  /** $1 run. */
+  listDenials: string;
+}
+
+export function createStatements(names: TableNames): LedgerStatements {
+  const { records, counters, denials } = names;
+  // Past retention a record counts as absent; in-flight records age from their lease end.
+  const pastRetention = `($4::float8 >= (CASE WHEN r.state = 'in_flight'
+      THEN COALESCE(r.lease_expires_at, r.updated_at) ELSE r.updated_at END)::float8 + $6::float8)`;
+  return {
+    claim: `INSERT INTO ${records} AS r
+        (key, state, payload_hash, token, lease_expires_at, result, note, in_doubt, previous, updated_at)
+      VALUES ($1, 'in_flight', $2, $3, $5::bigint, NULL, NULL, false, NULL, $4::bigint)
+      ON CONFLICT (key) DO UPDATE SET
+        state = 'in_flight',
+        payload_hash = EXCLUDED.payload_hash,
+        token = EXCLUDED.token,
+        lease_expires_at = EXCLUDED.lease_expires_at,
+        result = NULL,
+        note = CASE WHEN ${pastRetention} THEN NULL ELSE r.note END,
+        previous = CASE WHEN ${pastRetention} THEN NULL
+          WHEN r.state = 'uncertain' THEN 'uncertain' ELSE 'expired' END,
+        in_doubt = NOT ${pastRetention},
+        updated_at = EXCLUDED.updated_at
+      WHERE ${pastRetention}
+        OR (r.payload_hash = EXCLUDED.payload_hash AND (r.state = 'uncertain'
+          OR (r.state = 'in_flight' AND r.lease_expires_at <= $4::bigint)))
+      RETURNING r.token, r.previous`,
+    select: `SELECT key, state, payload_hash, lease_expires_at, result, note, updated_at
+      FROM ${records} WHERE key = $1`,
+    complete: `UPDATE ${records} SET state = 'completed', result = $3::jsonb,
+        lease_expires_at = NULL, note = NULL, in_doubt = false, previous = NULL,
+        updated_at = $4::bigint
+      WHERE key = $1 AND token = $2 AND state <> 'completed'`,
+    isCompletedBy: `SELECT 1 FROM ${records} WHERE key = $1 AND token = $2 AND state = 'completed'`,
+    releaseFree: `DELETE FROM ${records}
+      WHERE key = $1 AND token = $2 AND state = 'in_flight' AND NOT in_doubt`,
+    releaseDoubtful: `UPDATE ${records} SET state = 'uncertain', lease_expires_at = NULL,
+        previous = NULL, updated_at = $3::bigint
+      WHERE key = $1 AND token = $2 AND state = 'in_flight' AND in_doubt`,
+    markUncertain: `UPDATE ${records} SET state = 'uncertain', lease_expires_at = NULL,
+        in_doubt = true, previous = NULL, note = COALESCE($4::text, note), updated_at = $3::bigint
+      WHERE key = $1 AND token = $2 AND state <> 'completed'`,
+    increment: `INSERT INTO ${counters} AS c (run_id, name, value) VALUES ($1, $2, $3::float8)
+      ON CONFLICT (run_id, name) DO UPDATE SET value = c.value + EXCLUDED.value
+      RETURNING value`,
+    counter: `SELECT value FROM ${counters} WHERE run_id = $1 AND name = $2`,
+    addDenial: `INSERT INTO ${denials}
+        (run_id, resource, capability, capability_key, tool, reason, at)
+      VALUES ($1, $2, $3, $4, $5, $6, $7::float8)
+      ON CONFLICT (run_id, resource, capability_key) DO NOTHING`,
+    listDenials: `SELECT resource, capability, tool, reason, at FROM ${denials}
+      WHERE run_id = $1 ORDER BY id`,
+  };
+}
