@@ -13,6 +13,7 @@ import { failureFingerprint } from '../policy/fingerprint.js';
 import { createRetryBudget, type RetryBudget } from '../policy/retry-budget.js';
 import { createScopeGuard, everything, findCoveringDenial } from '../scope/index.js';
 import type { Classification, Decision } from '../types.js';
+import { callModelWithRecovery, type ModelCallResult } from './call-model.js';
 import type { RecoveryEvent } from './events.js';
 import { executeCall } from './execute-call.js';
 import type { RecoveryOptions, ToolPolicy } from './options.js';
@@ -59,6 +60,13 @@ export interface RecoveryRuntime {
   /** Which of `toolNames` can no longer run because of a denial. */
   unusableTools(toolNames: readonly string[]): string[];
   policyFor(toolName: string): ToolPolicy;
+  /**
+   * Sends a request to the model through the same classifier, backoff and retry budget.
+   * A failure that is not retried ends the run (FAILED, e.g. MODEL_UNAVAILABLE).
+   */
+  callModel<T>(fn: () => Promise<T>, signal?: AbortSignal | undefined): Promise<ModelCallResult<T>>;
+  /** Classifies an error with the run's recognisers. */
+  classify(error: unknown, hints?: { sideEffects?: boolean | undefined }): Classification;
   outcome(): Outcome;
 }
 
@@ -335,6 +343,37 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
         );
       return { ok: false, contract, decision, classification, error: request.error };
     },
+    async callModel(fn, signal) {
+      const result = await callModelWithRecovery(
+        {
+          clock,
+          classify,
+          budget,
+          backoff,
+          random: options.random ?? systemRandom,
+          maxAttempts: options.retry?.maxAttempts ?? defaultMaxAttempts,
+        },
+        fn,
+        signal,
+      );
+      if (!result.ok) {
+        state.failures.push({
+          tool: 'model',
+          failure_class: result.classification.failureClass,
+          code: result.classification.code,
+          recovery: result.decision.action,
+        });
+        stop(
+          'FAILED',
+          result.classification.code === 'QUOTA_EXCEEDED'
+            ? 'MODEL_QUOTA_EXCEEDED'
+            : 'MODEL_UNAVAILABLE',
+          'model',
+        );
+      }
+      return result;
+    },
+    classify,
     isStopped: () => state.terminal !== undefined,
     takeGuidance() {
       const guidance = state.guidance;
