@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import { InvalidOptionsError, LedgerUnavailableError } from '@recourse/core';
+import { createFakeClock } from '@recourse/core/testing';
+import { Pool } from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PostgresLedger, type PostgresLedgerOptions } from './index.js';
+
+const connectionString =
+  process.env.RECOURSE_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const admin = new Pool({ connectionString });
+const opened: PostgresLedger[] = [];
+const tables: string[] = [];
+const schemas: string[] = [];
+
+function uniqueName(): string {
+  return `rtest_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+}
+
+function open(options: Partial<PostgresLedgerOptions> = {}): PostgresLedger {
+  const table = options.table ?? uniqueName();
+  tables.push(table);
+  const ledger = new PostgresLedger({ connectionString, table, ...options } as PostgresLedgerOptions);
+  opened.push(ledger);
+  return ledger;
+}
+
+afterAll(async () => {
+  for (const ledger of opened) await ledger.close();
+  for (const t of tables) {
+    await admin.query(`DROP TABLE IF EXISTS "${t}", "${t}_counters", "${t}_denials"`);
+  }
+  for (const s of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${s}" CASCADE`);
+  await admin.end();
+});
+
+describe('PostgresLedger when PostgreSQL is down', () => {
+  it('rejects quickly with LedgerUnavailableError naming the store, never acquiring', async () => {
+    const ledger = open({ connectionString: 'postgres://postgres@127.0.0.1:1/test' });
+    const started = Date.now();
+    const claim = ledger.claim({ key: 'k', payloadHash: 'h' });
+    await expect(claim).rejects.toBeInstanceOf(LedgerUnavailableError);
+    await expect(claim).rejects.toMatchObject({ store: 'postgres', code: 'LEDGER_UNAVAILABLE' });
+    await expect(claim).rejects.toThrow(/ECONNREFUSED/);
+    await expect(ledger.migrate()).rejects.toBeInstanceOf(LedgerUnavailableError);
+    await expect(ledger.listDenials('run')).rejects.toBeInstanceOf(LedgerUnavailableError);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('survives a backend dying under an idle pooled client, and recovers', async () => {
+    const name = uniqueName();
+    const ledger = open({ connectionString: `${connectionString}?application_name=${name}` });
+    await ledger.incrementCounter('run', 'n');
+    const killed = await admin.query(
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1',
+      [name],
+    );
+    expect(killed.rowCount).toBeGreaterThan(0);
+    // Either the dead client is dropped first, or one call fails as unavailable: never a crash.
+    const first = await ledger.incrementCounter('run', 'n').catch((error: unknown) => error);
+    if (typeof first !== 'number') expect(first).toBeInstanceOf(LedgerUnavailableError);
+    expect(await ledger.getCounter('run', 'n')).toBe(typeof first === 'number' ? 2 : 1);
+  });
+});
+
+describe('PostgresLedger options', () => {
+  it.each([['http://127.0.0.1/test'], [''], ['not a connection string']])(
+    'rejects the connectionString %j naming the field',
+    (bad) => {
+      const attempt = () => new PostgresLedger({ connectionString: bad });
+      expect(attempt).toThrow(InvalidOptionsError);
+      expect(attempt).toThrow(expect.objectContaining({ field: 'connectionString' }));
+    },
+  );
+
+  it.each([['ledger"; DROP TABLE x; --'], ['Ledger'], ['a-b'], ['1abc'], ['x'.repeat(49)]])(
+    'rejects the table name %j naming the field',
+    (table) => {
+      expect(() => new PostgresLedger({ connectionString, table })).toThrow(
+        expect.objectContaining({ name: 'InvalidOptionsError', field: 'table' }),
+      );
+    },
+  );
+
+  it('rejects a bad schema, a bad leaseMs, and pool with connectionString together', () => {
+    expect(() => new PostgresLedger({ connectionString, schema: 'public.x' })).toThrow(
+      expect.objectContaining({ field: 'schema' }),
+    );
+    expect(() => new PostgresLedger({ connectionString, leaseMs: -1 })).toThrow(
+      expect.objectContaining({ field: 'leaseMs' }),
+    );
+    const both = { connectionString, pool: admin } as unknown as PostgresLedgerOptions;
+    expect(() => new PostgresLedger(both)).toThrow(
+      expect.objectContaining({ field: 'connectionString' }),
+    );
+  });
+});
+
+describe('PostgresLedger with a pool you own', () => {
+  it('does not end your pool on close()', async () => {
+    const pool = new Pool({ connectionString });
+    const table = uniqueName();
+    tables.push(table);
+    const ledger = new PostgresLedger({ pool, table });
+    expect((await ledger.claim({ key: 'k', payloadHash: 'h' })).status).toBe('acquired');
+    await ledger.close();
+    expect(pool.ended).toBe(false);
+    expect((await pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    await pool.end();
+  });
+});
+
+describe('PostgresLedger tables', () => {
+  it('creates its tables inside a named schema, and migrate() is idempotent', async () => {
+    const schema = uniqueName();
+    schemas.push(schema);
+    const ledger = open({ schema, table: 'ledger' });
+    await ledger.migrate();
+    await ledger.migrate();
+    await ledger.addDenial('run', { resource: 'r', tool: 't', reason: 'FORBIDDEN', at: 1 });
+    const { rows } = await admin.query(
+      'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1',
+      [schema],
+    );
+    expect(rows.map((r) => r.table_name)).toEqual(['ledger', 'ledger_counters', 'ledger_denials']);
+  });
+
+  it('stores lease times from the injected clock', async () => {
+    const clock = createFakeClock(1_767_225_600_000);
+    const ledger = open({ clock, leaseMs: 250 });
+    await ledger.claim({ key: 'k', payloadHash: 'h' });
+    expect(await ledger.get('k')).toMatchObject({
+      state: 'in_flight',
+      leaseExpiresAt: 1_767_225_600_250,
+      updatedAt: 1_767_225_600_000,
+    });
+  });
+});
+
+describe('PostgresLedger across separate pools', () => {
+  it('creates a fresh table once and lets one of 8 pools acquire each of 50 keys', async () => {
+    const table = uniqueName();
+    const clock = createFakeClock(0);
+    const workers = Array.from({ length: 8 }, () => open({ clock, table }));
+    const keys = Array.from({ length: 50 }, (_, i) => `key-${i}`);
+    const results = await Promise.all(
+      workers.flatMap((worker) => keys.map((key) => worker.claim({ key, payloadHash: 'h' }))),
+    );
+    const acquired = results.filter((r) => r.status === 'acquired');
+    expect(acquired).toHaveLength(50);
+    expect(results.filter((r) => r.status === 'in_flight')).toHaveLength(50 * 7);
+    const { rows } = await admin.query(`SELECT count(*)::int AS n FROM "${table}"`);
+    expect(rows[0]).toEqual({ n: 50 });
+  });
+});
