@@ -18,8 +18,9 @@ const tokenPatterns: readonly RegExp[] = [
   /\bxox[abposr]-[A-Za-z0-9-]{10,}/g,
   // Stripe secret, restricted and publishable keys.
   /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}/g,
-  // JSON Web Tokens (header and payload are base64url JSON, so both start with eyJ).
-  /\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g,
+  // JSON Web Tokens (header and payload are base64url JSON, so both start with eyJ); the
+  // signature is optional so that a token cut short is still caught.
+  /\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}(?:\.[A-Za-z0-9_-]*)?/g,
 ];
 
 // `Bearer <token>`: the token must look like one (a digit or token punctuation), so that
@@ -50,21 +51,22 @@ export function redactSecrets(text: string): string {
 
 const tokenCharacter = /[A-Za-z0-9_\-.+/=~:@]/;
 
+// A cut run at least this long still holds a secret's prefix and enough of its body for
+// the patterns above to match; a shorter one may be half a secret, so it is dropped.
+const keptRunLength = 64;
+
 /**
- * Cuts `text` to at most `maxLength` characters without leaving a partial token at the
- * cut: half a secret would no longer match the redaction patterns.
+ * Cuts `text` to at most `maxLength` characters without leaving a short partial token at
+ * the cut: half a secret would no longer match the redaction patterns.
  */
 export function truncateText(text: string, maxLength: number): string {
   if (text.length <= maxLength) return text;
   const cut = text.slice(0, Math.max(0, maxLength));
-  let end = cut.length;
-  while (end > 0 && tokenCharacter.test(cut.charAt(end - 1))) end -= 1;
-  // One run from the start: a secret's prefix would be at 0 with a long tail, still matched.
-  return end === 0 ? cut : cut.slice(0, end);
+  let start = cut.length;
+  while (start > 0 && tokenCharacter.test(cut.charAt(start - 1))) start -= 1;
+  return cut.length - start >= keptRunLength ? cut : cut.slice(0, start);
 }
 
-// C0/C1 controls except tab, newline and carriage return (collapsed as whitespace later),
-// plus bidirectional overrides that can disguise text.
 const controlPattern =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping them is the point
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
