@@ -32,6 +32,7 @@ export {
   type BackoffResult,
   computeBackoff,
   defaultBackoff,
+  type ResolvedBackoff,
 } from './policy/backoff.js';
 export {
   type DecideOptions,

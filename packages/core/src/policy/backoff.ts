@@ -10,6 +10,13 @@ export interface BackoffOptions {
   maxDelayMs?: number | undefined;
 }
 
+/** Backoff options with every default filled in. */
+export interface ResolvedBackoff {
+  baseDelayMs: number;
+  factor: number;
+  maxDelayMs: number;
+}
+
 export type BackoffResult =
   | { retry: true; delayMs: number }
   | { retry: false; reason: 'RETRY_AFTER_TOO_LONG'; retryAfterMs: number };
@@ -42,7 +49,7 @@ export function validateBackoff(
  */
 export function computeBackoff(
   retryNumber: number,
-  options: Required<BackoffOptions>,
+  options: ResolvedBackoff,
   random: RandomSource,
   retryAfterMs?: number | undefined,
 ): BackoffResult {
@@ -60,8 +67,4 @@ export function computeBackoff(
 
 function clampUnit(value: number): number {
   return Number.isFinite(value) ? Math.min(Math.max(value, 0), 1) : 0.5;
-}
-
-function stripUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

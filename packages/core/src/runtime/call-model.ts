@@ -1,5 +1,5 @@
 import type { Clock, RandomSource } from '../clock.js';
-import type { BackoffOptions } from '../policy/backoff.js';
+import type { ResolvedBackoff } from '../policy/backoff.js';
 import { decideRecovery } from '../policy/decide-recovery.js';
 import type { RetryBudget } from '../policy/retry-budget.js';
 import type { Classification, Decision } from '../types.js';
@@ -13,7 +13,7 @@ export interface ModelCallEnvironment {
   random: RandomSource;
   classify: (error: unknown) => Classification;
   budget: RetryBudget | undefined;
-  backoff: Required<BackoffOptions>;
+  backoff: ResolvedBackoff;
   maxAttempts: number;
   onFailure?:
     | ((

@@ -1,6 +1,6 @@
 import type { Clock, RandomSource } from '../clock.js';
 import type { Ledger } from '../ledger/ledger.js';
-import { type BackoffOptions, computeBackoff } from '../policy/backoff.js';
+import { computeBackoff, type ResolvedBackoff } from '../policy/backoff.js';
 import { decideRecovery } from '../policy/decide-recovery.js';
 import type { RetryBudget } from '../policy/retry-budget.js';
 import type { Classification, Decision, JsonValue } from '../types.js';
@@ -24,7 +24,7 @@ export interface CallEnvironment {
   emit: (event: RecoveryEvent) => void;
   classify: (error: unknown, hints?: { sideEffects?: boolean | undefined }) => Classification;
   budget: RetryBudget | undefined;
-  backoff: Required<BackoffOptions>;
+  backoff: ResolvedBackoff;
   state: RunState;
   maxAttempts: number;
   repairBudget: number;
