@@ -23,11 +23,12 @@ export type BackoffResult =
 
 export const defaultBackoff = { baseDelayMs: 200, factor: 4, maxDelayMs: 30_000 } as const;
 
-export function validateBackoff(
-  options: BackoffOptions,
-  field = 'retry',
-): Required<BackoffOptions> {
-  const resolved = { ...defaultBackoff, ...stripUndefined(options) };
+export function validateBackoff(options: BackoffOptions, field = 'retry'): ResolvedBackoff {
+  const resolved: ResolvedBackoff = {
+    baseDelayMs: options.baseDelayMs ?? defaultBackoff.baseDelayMs,
+    factor: options.factor ?? defaultBackoff.factor,
+    maxDelayMs: options.maxDelayMs ?? defaultBackoff.maxDelayMs,
+  };
   for (const [name, value] of Object.entries(resolved)) {
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
       throw new InvalidOptionsError(
