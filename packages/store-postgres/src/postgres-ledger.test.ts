@@ -19,7 +19,11 @@ function uniqueName(): string {
 function open(options: Partial<PostgresLedgerOptions> = {}): PostgresLedger {
   const table = options.table ?? uniqueName();
   tables.push(table);
-  const ledger = new PostgresLedger({ connectionString, table, ...options } as PostgresLedgerOptions);
+  const ledger = new PostgresLedger({
+    connectionString,
+    table,
+    ...options,
+  } as PostgresLedgerOptions);
   opened.push(ledger);
   return ledger;
 }
@@ -55,6 +59,16 @@ describe('PostgresLedger when PostgreSQL is down', () => {
       [name],
     );
     expect(killed.rowCount).toBeGreaterThan(0);
+    // Round trips on another connection until the backend is gone give the pool's idle
+    // client time to see its socket close (and emit 'error') before the next call.
+    for (let gone = false; !gone; ) {
+      const left = await admin.query(
+        'SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1',
+        [name],
+      );
+      gone = left.rows[0]?.n === 0;
+    }
+    await admin.query('SELECT 1');
     // Either the dead client is dropped first, or one call fails as unavailable: never a crash.
     const first = await ledger.incrementCounter('run', 'n').catch((error: unknown) => error);
     if (typeof first !== 'number') expect(first).toBeInstanceOf(LedgerUnavailableError);
