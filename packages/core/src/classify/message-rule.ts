@@ -3,6 +3,10 @@ import { transient, type Verdict, verdict } from './verdict.js';
 // Last resort for errors that carry nothing but text (pg client timeouts, ioredis,
 // undici's "terminated"). Plain alternations of literals: linear on bounded text.
 const byMessage: ReadonlyArray<readonly [RegExp, Verdict]> = [
+  // ai@7 hands tool-error parts only the error's text, which starts with its name.
+  [/\bAI_NoSuchToolError\b/, verdict('VALIDATION', 'NO_SUCH_TOOL')],
+  [/\bAI_JSONParseError\b/, verdict('VALIDATION', 'INVALID_JSON')],
+  [/\bAI_(?:InvalidToolInput|TypeValidation)Error\b/, verdict('VALIDATION', 'INVALID_INPUT')],
   [/exceeded your current quota|insufficient[_ ]quota/i, verdict('PERMANENT', 'QUOTA_EXCEEDED')],
   [/rate limit|too many requests|throttl/i, transient('RATE_LIMITED')],
   // pg: connect timeout and pool checkout timeout; nothing was sent yet.

@@ -5,6 +5,9 @@ const byName: ReadonlyArray<readonly [string, Verdict]> = [
   ['TimeoutError', transient('TIMEOUT', true)],
   ['ConnectionTimeoutError', transient('TIMEOUT')],
   ['MaxRetriesPerRequestError', transient('CONNECTION_REFUSED')], // ioredis offline queue
+  // Unparseable arguments are the most specific input problem: check them first.
+  ['AI_JSONParseError', verdict('VALIDATION', 'INVALID_JSON')],
+  ['SyntaxError', verdict('VALIDATION', 'INVALID_JSON')],
   ['AI_NoSuchToolError', verdict('VALIDATION', 'NO_SUCH_TOOL')],
   ['AI_InvalidToolInputError', verdict('VALIDATION', 'INVALID_INPUT')],
   ['AI_InvalidToolArgumentsError', verdict('VALIDATION', 'INVALID_INPUT')],
@@ -12,8 +15,6 @@ const byName: ReadonlyArray<readonly [string, Verdict]> = [
   ['AI_InvalidArgumentError', verdict('VALIDATION', 'INVALID_INPUT')],
   ['ZodError', verdict('VALIDATION', 'INVALID_INPUT')],
   ['ValidationError', verdict('VALIDATION', 'INVALID_INPUT')],
-  ['AI_JSONParseError', verdict('VALIDATION', 'INVALID_JSON')],
-  ['SyntaxError', verdict('VALIDATION', 'INVALID_JSON')],
   ['AI_LoadAPIKeyError', verdict('AUTHORIZATION', 'NOT_AUTHORIZED')],
   ['AI_UnsupportedFunctionalityError', verdict('PERMANENT', 'NOT_SUPPORTED')],
   ['AI_NoSuchModelError', verdict('PERMANENT', 'NOT_FOUND')],
