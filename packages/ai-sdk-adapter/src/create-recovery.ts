@@ -1,0 +1,84 @@
+import {
+  createRecoveryRuntime,
+  type Outcome,
+  type RecoveryOptions,
+  type RecoveryRuntime,
+  type ToolPolicy,
+  validateRecoveryOptions,
+} from '@recourse/core';
+import type { PrepareStepFunction, StopCondition } from 'ai';
+import { policyFromAnnotations } from './mcp-result.js';
+import { createSdkFailureReporter, type StepLike } from './report-sdk-failures.js';
+import { createGuidanceStep, type PrepareStepInput } from './step-guidance.js';
+import { wrapTool } from './wrap-tool.js';
+
+/** What `createRecovery` returns: hand each piece to `generateText`, `streamText` or an agent. */
+export interface AiSdkRecovery {
+  /** The same tools, same keys and types, each `execute` running through recourse. */
+  tools<T extends Record<string, unknown>>(toolset: T): T;
+  /** Ends the loop once the run is terminal (BLOCKED, poison, reconcile by hand, ...). */
+  // biome-ignore lint/suspicious/noExplicitAny: assignable to every toolset's StopCondition
+  stopWhen: StopCondition<any>;
+  /** Injects recovery guidance for the next step and removes tools that can no longer run. */
+  // biome-ignore lint/suspicious/noExplicitAny: assignable to every toolset's PrepareStepFunction
+  prepareStep: PrepareStepFunction<any>;
+  outcome(): Outcome;
+  /** The SDK-independent engine, for events, the ledger and lower-level use. */
+  readonly runtime: RecoveryRuntime;
+}
+
+/**
+ * The recovery layer for a Vercel AI SDK agent (ai@5, ai@6, ai@7). Options are checked
+ * here: a bad field throws `InvalidOptionsError` naming it.
+ */
+export function createRecovery(options: RecoveryOptions): AiSdkRecovery {
+  validateRecoveryOptions(options);
+  // The runtime reads policies by reference, so defaults from MCP annotations can be
+  // added when the tools are wrapped, after construction.
+  const policies: Record<string, ToolPolicy> = { ...(options.policies ?? {}) };
+  const userPolicies = new Set(Object.keys(policies));
+  const runtime = createRecoveryRuntime({ ...options, policies });
+  const handled = new Set<string>();
+  const toolNames = new Set<string>();
+  const reportSdkFailures = createSdkFailureReporter(runtime, handled);
+  const guidanceStep = createGuidanceStep();
+
+  const tools = <T extends Record<string, unknown>>(toolset: T): T => {
+    const wrapped: Record<string, unknown> = {};
+    for (const [name, tool] of Object.entries(toolset)) {
+      toolNames.add(name);
+      if (!userPolicies.has(name)) {
+        const fromAnnotations = policyFromAnnotations(tool);
+        if (fromAnnotations) policies[name] = fromAnnotations;
+      }
+      wrapped[name] = wrapTool(tool, {
+        runtime,
+        toolName: name,
+        onHandled: (id) => handled.add(id),
+      });
+    }
+    return wrapped as T;
+  };
+
+  const stopWhen = async ({ steps }: { steps: readonly StepLike[] }) => {
+    await reportSdkFailures(steps);
+    return runtime.isStopped();
+  };
+
+  const prepareStep = async (input: PrepareStepInput & { steps?: readonly StepLike[] }) => {
+    await reportSdkFailures(input.steps);
+    const names = [...toolNames];
+    const unusable = new Set(runtime.unusableTools(names));
+    const result = guidanceStep(input, runtime.takeGuidance());
+    if (unusable.size > 0) result.activeTools = names.filter((name) => !unusable.has(name));
+    return result;
+  };
+
+  return {
+    tools,
+    stopWhen: stopWhen as AiSdkRecovery['stopWhen'],
+    prepareStep: prepareStep as AiSdkRecovery['prepareStep'],
+    outcome: () => runtime.outcome(),
+    runtime,
+  };
+}

@@ -1,0 +1,80 @@
+import type { RecoveryRuntime } from '@recourse/core';
+import { isMcpErrorResult, McpToolError, mcpErrorText } from './mcp-result.js';
+import { ToolCallFailedError } from './tool-call-failed-error.js';
+
+/** The part of the AI SDK's execute options the wrapper reads (ai@5, ai@6 and ai@7). */
+interface ExecuteOptions {
+  toolCallId?: string | undefined;
+  abortSignal?: AbortSignal | undefined;
+}
+
+type Execute = (input: unknown, options: ExecuteOptions) => unknown;
+
+export interface WrapToolOptions {
+  runtime: RecoveryRuntime;
+  toolName: string;
+  /** Called with each tool-call id the wrapper sees, so SDK-level failures can be told apart. */
+  onHandled: (toolCallId: string) => void;
+}
+
+/**
+ * A copy of `tool` whose `execute` runs through the recovery runtime. The copy keeps the
+ * prototype and every property descriptor (some fields are non-enumerable), so the SDK
+ * sees the same tool. A tool without `execute` is returned as is.
+ */
+export function wrapTool<T>(tool: T, options: WrapToolOptions): T {
+  if (typeof tool !== 'object' || tool === null) return tool;
+  const original = (tool as { execute?: unknown }).execute;
+  if (typeof original !== 'function') return tool;
+  const { runtime, toolName, onHandled } = options;
+  const copy = Object.create(
+    Object.getPrototypeOf(tool),
+    Object.getOwnPropertyDescriptors(tool),
+  ) as T & { execute: Execute };
+
+  const execute: Execute = async (input, executeOptions) => {
+    const toolCallId = executeOptions?.toolCallId ?? '';
+    onHandled(toolCallId);
+    const result = await runtime.execute({
+      toolName,
+      toolCallId,
+      input,
+      signal: executeOptions?.abortSignal,
+      execute: async (i) => {
+        const value = await settle(original.call(tool, i, executeOptions));
+        if (isMcpErrorResult(value)) throw new McpToolError(mcpErrorText(value), value);
+        return value;
+      },
+    });
+    if (result.ok) return result.value;
+    throw new ToolCallFailedError(result.contract, { cause: result.error });
+  };
+  Object.defineProperty(copy, 'execute', {
+    value: execute,
+    writable: true,
+    enumerable: Object.getOwnPropertyDescriptor(tool, 'execute')?.enumerable ?? true,
+    configurable: true,
+  });
+  return copy;
+}
+
+/**
+ * A streaming tool (`execute` returning an AsyncIterable) is drained inside the call, so
+ * a failure mid-stream is classified like any other; the SDK receives the last value as
+ * the final result (preliminary results are not forwarded).
+ */
+async function settle(value: unknown): Promise<unknown> {
+  const resolved = await value;
+  if (!isAsyncIterable(resolved)) return resolved;
+  let last: unknown;
+  for await (const item of resolved) last = item;
+  return last;
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'
+  );
+}
