@@ -166,3 +166,17 @@ describe('PostgresLedger across separate pools', () => {
     expect(rows[0]).toEqual({ n: 50 });
   });
 });
+
+describe('PostgresLedger counters', () => {
+  it('adds fractional and whole steps to one counter in any order', async () => {
+    const ledger = open();
+    const run = `run-${randomUUID()}`;
+    expect(await ledger.incrementCounter(run, 'cost', 0.5)).toBe(0.5);
+    expect(await ledger.incrementCounter(run, 'cost')).toBe(1.5);
+    expect(await ledger.incrementCounter(run, 'cost', 2)).toBe(3.5);
+    expect(await ledger.getCounter(run, 'cost')).toBe(3.5);
+    await expect(ledger.incrementCounter(run, 'cost', Number.NaN)).rejects.toMatchObject({
+      field: 'by',
+    });
+  });
+});

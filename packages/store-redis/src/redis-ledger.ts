@@ -107,15 +107,8 @@ export class RedisLedger implements Ledger {
     if (typeof by !== 'number' || !Number.isFinite(by)) {
       throw new InvalidOptionsError('by', `must be a finite number, got ${by}`);
     }
-    const float = Number.isSafeInteger(by) ? '0' : '1';
     const value = await this.#run(() =>
-      this.#scripts.increment(
-        this.#runKey(runId, 'counters'),
-        name,
-        String(by),
-        this.#ttl(),
-        float,
-      ),
+      this.#scripts.increment(this.#runKey(runId, 'counters'), name, String(by), this.#ttl()),
     );
     return Number(value);
   }

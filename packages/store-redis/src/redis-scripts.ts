@@ -74,14 +74,13 @@ redis.call('PEXPIRE', KEYS[1], ARGV[5])
 return 1
 `;
 
-/** KEYS: counters hash. ARGV: name, by, ttlMs, float ('1' for a non-integer step). */
+/**
+ * KEYS: counters hash. ARGV: name, step, ttlMs. HINCRBYFLOAT for every step, so that an
+ * integer step after a fractional one cannot fail (it returns "3", not "3.0", for whole
+ * numbers).
+ */
 export const incrementScript = `
-local value
-if ARGV[4] == '1' then
-  value = redis.call('HINCRBYFLOAT', KEYS[1], ARGV[1], ARGV[2])
-else
-  value = tostring(redis.call('HINCRBY', KEYS[1], ARGV[1], ARGV[2]))
-end
+local value = redis.call('HINCRBYFLOAT', KEYS[1], ARGV[1], ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return value
 `;
