@@ -1,10 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite';
-import {
-  InvalidOptionsError,
-  LeaseLostError,
-  LedgerUnavailableError,
-  RecourseError,
-} from '../errors.js';
+import { InvalidOptionsError, LeaseLostError } from '../errors.js';
 import type {
   ClaimRequest,
   ClaimResult,
@@ -28,18 +23,15 @@ import {
   resolveLedgerOptions,
 } from '../ledger/resolve-ledger-options.js';
 import type { JsonValue } from '../types.js';
+import { openDatabase, runInTransaction, toUnavailable } from './sqlite-database.js';
 import {
   readDenialRow,
   readRecordRow,
   toCapabilityKey,
   toRecordParameters,
 } from './sqlite-rows.js';
-import {
-  createSqliteSchema,
-  nameSqliteTables,
-  type SqliteTables,
-  sqliteSchemaVersion,
-} from './sqlite-schema.js';
+import { createSqliteSchema, nameSqliteTables, sqliteSchemaVersion } from './sqlite-schema.js';
+import { prepareSqliteStatements, type SqliteStatements } from './sqlite-statements.js';
 
 export interface SqliteLedgerOptions extends LedgerOptions {
   /** A file path (created when missing) or `:memory:`. */
@@ -50,7 +42,7 @@ export interface SqliteLedgerOptions extends LedgerOptions {
   busyTimeoutMs?: number | undefined;
 }
 
-// Old expired rows are deleted on open and every this many claims, not on every claim.
+// Records past retention are deleted on open and every this many claims, not on every claim.
 const purgeEvery = 500;
 
 /**
@@ -63,8 +55,8 @@ const purgeEvery = 500;
 export class SqliteLedger implements Ledger {
   readonly name = 'sqlite';
   readonly #options: ResolvedLedgerOptions;
-  readonly #tables: SqliteTables;
   readonly #db: DatabaseSync;
+  readonly #sql: SqliteStatements;
   #claimsSincePurge = 0;
 
   constructor(options: SqliteLedgerOptions) {
@@ -80,134 +72,100 @@ export class SqliteLedger implements Ledger {
       throw new InvalidOptionsError('busyTimeoutMs', 'must be a whole number of milliseconds');
     }
     this.#options = resolveLedgerOptions(options);
-    this.#tables = nameSqliteTables(prefix);
-    this.#db = openDatabase(options.path, busyTimeoutMs);
-    this.#run(
-      'open',
-      () => {
-        const version = this.#transaction(() => createSqliteSchema(this.#db, this.#tables));
-        if (version > sqliteSchemaVersion) {
-          throw new Error(
-            `schema version ${version} is newer than this library's ${sqliteSchemaVersion}`,
-          );
-        }
-        this.#transaction(() => this.#purge());
-      },
-      () => this.#db.close(),
-    );
+    const db = openDatabase(options.path, busyTimeoutMs);
+    this.#db = db;
+    try {
+      const tables = nameSqliteTables(prefix);
+      const version = runInTransaction(db, () => createSqliteSchema(db, tables));
+      if (version > sqliteSchemaVersion) {
+        throw new Error(
+          `schema version ${version} is newer than this library's ${sqliteSchemaVersion}`,
+        );
+      }
+      this.#sql = prepareSqliteStatements(db, tables);
+      runInTransaction(db, () => this.#purge());
+    } catch (error) {
+      db.close();
+      throw toUnavailable('open', error);
+    }
   }
 
   async claim(request: ClaimRequest): Promise<ClaimResult> {
-    return this.#run('claim', () =>
-      this.#transaction(() => {
-        if (++this.#claimsSincePurge >= purgeEvery) this.#purge();
-        const plan = planClaim(
-          this.#read(request.key),
-          request,
-          this.#now(),
-          this.#options,
-          createToken(),
-        );
-        if (plan.write) this.#write(plan.write);
-        return plan.result;
-      }),
-    );
+    return this.#transaction('claim', () => {
+      if (++this.#claimsSincePurge >= purgeEvery) this.#purge();
+      const stored = this.#read(request.key);
+      const plan = planClaim(stored, request, this.#now(), this.#options, createToken());
+      if (plan.write) this.#write(plan.write);
+      return plan.result;
+    });
   }
 
   async complete(key: string, token: string, result: JsonValue): Promise<void> {
-    const completed = this.#run('complete', () =>
-      this.#transaction(() => {
-        const next = planComplete(this.#read(key), token, this.#now(), result);
-        if (next) this.#write(next);
-        return next !== undefined;
-      }),
-    );
+    const completed = this.#transaction('complete', () => {
+      const next = planComplete(this.#read(key), token, this.#now(), result);
+      if (next) this.#write(next);
+      return next !== undefined;
+    });
     if (!completed) throw new LeaseLostError(key);
   }
 
   async release(key: string, token: string): Promise<boolean> {
-    return this.#run('release', () =>
-      this.#transaction(() => {
-        const plan = planRelease(this.#read(key), token, this.#now());
-        if (!plan.released) return false;
-        if (plan.write) this.#write(plan.write);
-        else this.#db.prepare(`DELETE FROM ${this.#tables.records} WHERE key = ?`).run(key);
-        return true;
-      }),
-    );
+    return this.#transaction('release', () => {
+      const plan = planRelease(this.#read(key), token, this.#now());
+      if (!plan.released) return false;
+      if (plan.write) this.#write(plan.write);
+      else this.#sql.deleteRecord.run(key);
+      return true;
+    });
   }
 
   async markUncertain(key: string, token: string, note?: string | undefined): Promise<boolean> {
-    return this.#run('markUncertain', () =>
-      this.#transaction(() => {
-        const next = planMarkUncertain(this.#read(key), token, this.#now(), note);
-        if (next) this.#write(next);
-        return next !== undefined;
-      }),
-    );
+    return this.#transaction('markUncertain', () => {
+      const next = planMarkUncertain(this.#read(key), token, this.#now(), note);
+      if (next) this.#write(next);
+      return next !== undefined;
+    });
   }
 
   async get(key: string): Promise<LedgerRecord | undefined> {
     return this.#run('get', () => {
       const stored = this.#read(key);
-      if (!stored || isPastRetention(stored, this.#now(), this.#options.retentionMs))
+      if (!stored || isPastRetention(stored, this.#now(), this.#options.retentionMs)) {
         return undefined;
+      }
       return toLedgerRecord(stored);
     });
   }
 
   async incrementCounter(runId: string, name: string, by = 1): Promise<number> {
-    return this.#run('incrementCounter', () => {
-      const row = this.#db
-        .prepare(
-          `INSERT INTO ${this.#tables.counters} (run_id, name, value) VALUES (?, ?, ?)
-           ON CONFLICT (run_id, name) DO UPDATE SET value = value + excluded.value
-           RETURNING value`,
-        )
-        .get(runId, name, by);
-      return Number(row?.value);
-    });
+    return this.#run('incrementCounter', () =>
+      Number(this.#sql.incrementCounter.get(runId, name, by)?.value),
+    );
   }
 
   async getCounter(runId: string, name: string): Promise<number> {
-    return this.#run('getCounter', () => {
-      const row = this.#db
-        .prepare(`SELECT value FROM ${this.#tables.counters} WHERE run_id = ? AND name = ?`)
-        .get(runId, name);
-      return row ? Number(row.value) : 0;
-    });
+    return this.#run('getCounter', () =>
+      Number(this.#sql.readCounter.get(runId, name)?.value ?? 0),
+    );
   }
 
   async addDenial(runId: string, denial: Denial): Promise<void> {
-    this.#run('addDenial', () => {
-      this.#db
-        .prepare(
-          `INSERT INTO ${this.#tables.denials}
-             (run_id, resource, capability_key, capability, tool, reason, at)
-           VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-        )
-        .run(
-          runId,
-          denial.resource,
-          toCapabilityKey(denial.capability),
-          denial.capability ?? null,
-          denial.tool,
-          denial.reason,
-          denial.at,
-        );
-    });
+    const { resource, capability, tool, reason, at } = denial;
+    this.#run('addDenial', () =>
+      this.#sql.addDenial.run(
+        runId,
+        resource,
+        toCapabilityKey(capability),
+        capability ?? null,
+        tool,
+        reason,
+        at,
+      ),
+    );
   }
 
   async listDenials(runId: string): Promise<Denial[]> {
-    return this.#run('listDenials', () =>
-      this.#db
-        .prepare(
-          `SELECT resource, capability, tool, reason, at FROM ${this.#tables.denials}
-           WHERE run_id = ? ORDER BY id`,
-        )
-        .all(runId)
-        .map(readDenialRow),
-    );
+    return this.#run('listDenials', () => this.#sql.listDenials.all(runId).map(readDenialRow));
   }
 
   async close(): Promise<void> {
@@ -219,82 +177,30 @@ export class SqliteLedger implements Ledger {
   }
 
   #read(key: string): StoredRecord | undefined {
-    const row = this.#db.prepare(`SELECT * FROM ${this.#tables.records} WHERE key = ?`).get(key);
+    const row = this.#sql.readRecord.get(key);
     return row ? readRecordRow(row) : undefined;
   }
 
   #write(record: StoredRecord): void {
-    this.#db
-      .prepare(
-        `INSERT OR REPLACE INTO ${this.#tables.records}
-           (key, state, payload_hash, token, result, lease_expires_at, note, in_doubt, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(...toRecordParameters(record));
+    this.#sql.writeRecord.run(...toRecordParameters(record));
   }
 
-  /** Deletes records past retention (the same rule `isPastRetention` applies on read). */
   #purge(): void {
     this.#claimsSincePurge = 0;
-    this.#db
-      .prepare(
-        `DELETE FROM ${this.#tables.records} WHERE
-           (state = 'in_flight' AND lease_expires_at + ? <= ?) OR
-           (state <> 'in_flight' AND updated_at + ? <= ?)`,
-      )
-      .run(this.#options.retentionMs, this.#now(), this.#options.retentionMs, this.#now());
+    const { retentionMs } = this.#options;
+    this.#sql.purgeRecords.run(retentionMs, this.#now(), retentionMs, this.#now());
   }
 
-  /** Runs `work` holding the database's write lock, so that its read and write are one step. */
-  #transaction<T>(work: () => T): T {
-    this.#db.exec('BEGIN IMMEDIATE');
-    try {
-      const value = work();
-      this.#db.exec('COMMIT');
-      return value;
-    } catch (error) {
-      rollBack(this.#db);
-      throw error;
-    }
+  /** One read-decide-write step under the write lock; failures become LedgerUnavailableError. */
+  #transaction<T>(operation: string, work: () => T): T {
+    return this.#run(operation, () => runInTransaction(this.#db, work));
   }
 
-  /** Turns database failures into `LedgerUnavailableError`, which callers treat as TRANSIENT. */
-  #run<T>(operation: string, work: () => T, onFailure?: () => void): T {
+  #run<T>(operation: string, work: () => T): T {
     try {
       return work();
     } catch (error) {
-      onFailure?.();
       throw toUnavailable(operation, error);
     }
   }
-}
-
-function openDatabase(path: string, busyTimeoutMs: number): DatabaseSync {
-  let db: DatabaseSync | undefined;
-  try {
-    const sqlite = process.getBuiltinModule('node:sqlite');
-    if (!sqlite) throw new Error('node:sqlite is missing: Node 22.13 or newer is required');
-    db = new sqlite.DatabaseSync(path);
-    db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
-    // WAL: readers never block the writer; changing the journal mode needs the busy timeout set first.
-    if (path !== ':memory:') db.exec('PRAGMA journal_mode = WAL');
-    return db;
-  } catch (error) {
-    if (db?.isOpen) db.close();
-    throw toUnavailable('open', error);
-  }
-}
-
-function rollBack(db: DatabaseSync): void {
-  try {
-    db.exec('ROLLBACK');
-  } catch {
-    // No transaction was open (BEGIN itself failed): nothing to undo.
-  }
-}
-
-function toUnavailable(operation: string, error: unknown): RecourseError {
-  if (RecourseError.isInstance(error)) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return new LedgerUnavailableError('sqlite', `${operation}: ${message}`, { cause: error });
 }
