@@ -18,13 +18,16 @@ const byName: ReadonlyArray<readonly [string, Verdict]> = [
   ['AI_LoadAPIKeyError', verdict('AUTHORIZATION', 'NOT_AUTHORIZED')],
   ['AI_UnsupportedFunctionalityError', verdict('PERMANENT', 'NOT_SUPPORTED')],
   ['AI_NoSuchModelError', verdict('PERMANENT', 'NOT_FOUND')],
-  ['AbortError', verdict('PERMANENT', 'ABORTED')],
 ];
+
+const aborted = verdict('PERMANENT', 'ABORTED');
 
 /** The table's answer for the error names found in a cause chain. */
 export function classifyNames(names: readonly string[]): Verdict | undefined {
   for (const [name, result] of byName) {
     if (names.includes(name)) return result;
   }
-  return undefined;
+  // Only an abort on the outside is the caller's: openai's APIConnectionTimeoutError wraps
+  // the AbortError of its own timer, and that is a timeout (found by its message).
+  return names[0] === 'AbortError' ? aborted : undefined;
 }

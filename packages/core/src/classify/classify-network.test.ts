@@ -1,0 +1,160 @@
+import { once } from 'node:events';
+import { createServer, type Server, type Socket } from 'node:net';
+import OpenAI from 'openai';
+import { afterEach, describe, expect, it } from 'vitest';
+import { classifyFailure } from './classify-failure.js';
+
+const servers: Server[] = [];
+const sockets: Socket[] = [];
+afterEach(async () => {
+  for (const socket of sockets.splice(0)) socket.destroy();
+  await Promise.all(
+    servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))),
+  );
+});
+
+async function listen(onConnection: (socket: Socket) => void): Promise<number> {
+  const server = createServer((socket) => {
+    sockets.push(socket);
+    onConnection(socket);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  servers.push(server);
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+/** A port that was just free: bind it, then close the server. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  await new Promise((resolve) => server.close(resolve));
+  return address.port;
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('classifyFailure on real network failures (undici fetch)', () => {
+  it('connection refused is TRANSIENT even with side effects: nothing was sent', async () => {
+    const port = await closedPort();
+    const error = await rejection(fetch(`http://127.0.0.1:${port}/`, { method: 'POST' }));
+    expect((error as Error).message).toBe('fetch failed');
+    expect(classifyFailure(error)).toMatchObject({
+      failureClass: 'TRANSIENT',
+      code: 'CONNECTION_REFUSED',
+    });
+    expect(classifyFailure(error, { sideEffects: true }).failureClass).toBe('TRANSIENT');
+  });
+
+  it('a socket destroyed after accepting is a reset: UNKNOWN_OUTCOME with side effects', async () => {
+    const port = await listen((socket) => {
+      socket.once('data', () => socket.destroy());
+    });
+    const error = await rejection(
+      fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: 'x' }),
+    );
+    const result = classifyFailure(error);
+    expect(result).toMatchObject({ failureClass: 'TRANSIENT', code: 'CONNECTION_RESET' });
+    expect(classifyFailure(error, { sideEffects: true }).failureClass).toBe('UNKNOWN_OUTCOME');
+  });
+
+  it('a body cut off mid-response ("terminated") is a reset', async () => {
+    const port = await listen((socket) => {
+      socket.once('data', () => {
+        socket.write('HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\npartial');
+        setImmediate(() => socket.destroy());
+      });
+    });
+    const response = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: 'x' });
+    const error = await rejection(response.text());
+    expect((error as Error).message).toBe('terminated');
+    expect(classifyFailure(error)).toMatchObject({
+      failureClass: 'TRANSIENT',
+      code: 'CONNECTION_RESET',
+    });
+    expect(classifyFailure(error, { sideEffects: true }).failureClass).toBe('UNKNOWN_OUTCOME');
+  });
+
+  it('a server that never answers, with AbortSignal.timeout, is a TIMEOUT', async () => {
+    const port = await listen(() => {});
+    const error = await rejection(
+      fetch(`http://127.0.0.1:${port}/`, {
+        method: 'POST',
+        body: 'x',
+        signal: AbortSignal.timeout(50),
+      }),
+    );
+    expect((error as Error).name).toBe('TimeoutError');
+    expect(classifyFailure(error)).toMatchObject({ failureClass: 'TRANSIENT', code: 'TIMEOUT' });
+    expect(classifyFailure(error, { sideEffects: true }).failureClass).toBe('UNKNOWN_OUTCOME');
+  });
+
+  it('a DNS failure is TRANSIENT even with side effects', async () => {
+    const error = await rejection(
+      fetch('http://nonexistent.invalid/', { signal: AbortSignal.timeout(2000) }),
+    );
+    const result = classifyFailure(error, { sideEffects: true });
+    // A sandbox resolver may time out instead of answering NXDOMAIN.
+    if ((error as Error).name === 'TimeoutError') {
+      expect(result.code).toBe('TIMEOUT');
+    } else {
+      expect(result).toMatchObject({ failureClass: 'TRANSIENT', code: 'DNS_FAILURE' });
+    }
+  });
+
+  it('the caller aborting is PERMANENT / ABORTED, not a crash', async () => {
+    const port = await listen(() => {});
+    const controller = new AbortController();
+    const pending = rejection(fetch(`http://127.0.0.1:${port}/`, { signal: controller.signal }));
+    controller.abort();
+    const error = await pending;
+    expect((error as Error).name).toBe('AbortError');
+    expect(classifyFailure(error, { sideEffects: true })).toMatchObject({
+      failureClass: 'PERMANENT',
+      code: 'ABORTED',
+    });
+  });
+});
+
+describe('classifyFailure on openai@7 connection failures', () => {
+  it('APIConnectionError over ECONNREFUSED is CONNECTION_REFUSED', async () => {
+    const port = await closedPort();
+    const client = new OpenAI({
+      apiKey: 'sk-test',
+      baseURL: `http://127.0.0.1:${port}/v1`,
+      maxRetries: 0,
+    });
+    const error = await rejection(client.models.list());
+    expect(error).toBeInstanceOf(OpenAI.APIConnectionError);
+    expect(classifyFailure(error, { sideEffects: true })).toMatchObject({
+      failureClass: 'TRANSIENT',
+      code: 'CONNECTION_REFUSED',
+    });
+  });
+
+  it('APIConnectionTimeoutError is a TIMEOUT', async () => {
+    const port = await listen(() => {});
+    const client = new OpenAI({
+      apiKey: 'sk-test',
+      baseURL: `http://127.0.0.1:${port}/v1`,
+      maxRetries: 0,
+      timeout: 50,
+    });
+    const error = await rejection(client.models.list());
+    expect(error).toBeInstanceOf(OpenAI.APIConnectionTimeoutError);
+    expect(classifyFailure(error)).toMatchObject({ failureClass: 'TRANSIENT', code: 'TIMEOUT' });
+    expect(classifyFailure(error, { sideEffects: true }).failureClass).toBe('UNKNOWN_OUTCOME');
+  });
+});
