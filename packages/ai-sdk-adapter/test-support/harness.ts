@@ -1,0 +1,77 @@
+import { createOpenAI } from '@ai-sdk/openai';
+import { callContext } from '@recourse/core';
+import {
+  createScriptedProvider,
+  type ProviderServer,
+  type ScriptedProvider,
+  startProviderServer,
+} from '@recourse/testing';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+
+/** A scripted OpenAI-compatible provider over msw, reset before every test. */
+export function useScriptedProvider(): {
+  provider: ScriptedProvider;
+  chat: () => ReturnType<ReturnType<typeof createOpenAI>['chat']>;
+  responses: () => ReturnType<ReturnType<typeof createOpenAI>['responses']>;
+} {
+  const provider = createScriptedProvider();
+  const openai = createOpenAI({ baseURL: provider.baseURL, apiKey: 'test' });
+  let running: ProviderServer | undefined;
+  beforeAll(() => {
+    running = startProviderServer(provider);
+  });
+  afterAll(() => running?.close());
+  beforeEach(() => provider.reset([]));
+  return {
+    provider,
+    chat: () => openai.chat('gpt-4o'),
+    responses: () => openai.responses('gpt-4o'),
+  };
+}
+
+export interface DownstreamRequest {
+  key: string;
+  input: unknown;
+}
+
+/**
+ * A sandbox payment service: records every request and every applied write with the
+ * idempotency key recourse put in the call context. With `dedupe`, a repeated key returns
+ * the first result instead of applying again (a downstream that honours the key).
+ */
+export function createDownstream(options: { dedupe?: boolean } = {}) {
+  const requests: DownstreamRequest[] = [];
+  const applied: DownstreamRequest[] = [];
+  return {
+    requests,
+    applied,
+    /** Applies the write; `loseResponse` throws a timeout after it landed. */
+    apply(input: unknown, loseResponse = false): string {
+      const key = callContext().idempotencyKey;
+      requests.push({ key, input });
+      const already = applied.some((write) => write.key === key);
+      if (!(options.dedupe && already)) applied.push({ key, input });
+      if (loseResponse) throw new DOMException('The operation timed out.', 'TimeoutError');
+      return 'refunded';
+    },
+    findByKey(key: string): DownstreamRequest | undefined {
+      return applied.find((write) => write.key === key);
+    },
+  };
+}
+
+/** Every body sent to the model, to prove what reached (or never reached) it. */
+export function allBodies(provider: ScriptedProvider): string {
+  return provider.requests.map((request) => request.rawBody).join('\n');
+}
+
+/**
+ * The recovery contract inside a tool result the model received. The SDK sends a thrown
+ * error as error text; some provider formats wrap it as `{"error": "<text>"}`.
+ */
+export function readContract(output: string): Record<string, unknown> {
+  const parsed = JSON.parse(output) as Record<string, unknown>;
+  return typeof parsed.error === 'string' && !('failure_class' in parsed)
+    ? (JSON.parse(parsed.error) as Record<string, unknown>)
+    : parsed;
+}
