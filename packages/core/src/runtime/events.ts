@@ -1,6 +1,7 @@
 import type { Denial } from '../ledger/ledger.js';
 import type { Classification, Decision } from '../types.js';
 import type { Outcome } from './outcome.js';
+import type { RecoveryContract } from './recovery-contract.js';
 
 interface CallEventBase {
   runId: string;
@@ -33,6 +34,7 @@ export type RecoveryEvent =
   | (CallEventBase & { type: 'reconcile.finished'; happened: boolean })
   | (CallEventBase & { type: 'fallback.used'; reason: string })
   | (CallEventBase & { type: 'call.blocked'; resource: string; reason: string })
+  | (CallEventBase & { type: 'call.failed'; contract: RecoveryContract })
   | { type: 'denial.recorded'; runId: string; denial: Denial; at: number }
   | { type: 'run.stopped'; runId: string; outcome: Outcome; at: number };
 

@@ -92,6 +92,20 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
       // A listener's bug must not change what happens to the tool call.
     }
   };
+  const emitFailed = (
+    request: Pick<ToolCallRequest, 'toolName' | 'toolCallId'>,
+    key: string,
+    contract: RecoveryContract,
+  ) =>
+    emit({
+      type: 'call.failed',
+      runId,
+      tool: request.toolName,
+      toolCallId: request.toolCallId,
+      idempotencyKey: key,
+      contract,
+      at: clock.now(),
+    });
   const policyFor = (toolName: string): ToolPolicy => policies[toolName] ?? {};
   const resourcesOf = (policy: ToolPolicy, input: unknown): string[] | undefined => {
     if (!policy.resource) return undefined;
@@ -248,7 +262,10 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
       );
       const resources = resourcesOf(policy, request.input);
       const blocked = await blockedBefore(request, policy, key, resources);
-      if (blocked) return blocked;
+      if (blocked) {
+        emitFailed(request, key, blocked.contract);
+        return blocked;
+      }
       const result = await executeCall({
         runId,
         request,
@@ -290,6 +307,7 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
       } else if (!result.ok && result.decision.terminal) {
         stop('FAILED', result.decision.code, request.toolName);
       }
+      if (!result.ok) emitFailed(request, key, result.contract);
       return result;
     },
     async recordFailure(request) {
@@ -341,6 +359,7 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
           decision.code,
           request.toolName,
         );
+      emitFailed(request, key, contract);
       return { ok: false, contract, decision, classification, error: request.error };
     },
     async callModel(fn, signal) {
