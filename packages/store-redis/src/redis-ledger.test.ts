@@ -49,6 +49,32 @@ describe('RedisLedger when Redis is down', () => {
   });
 });
 
+describe('RedisLedger when its connection is killed', () => {
+  it('reports the lost call as unavailable at worst, then reconnects and keeps its data', async () => {
+    const name = `recourse-kill-${randomUUID()}`;
+    const ledger = open({ url: `${url}?connectionName=${name}` });
+    const key = `kill-${randomUUID()}`;
+    const claimed = await ledger.claim({ key, payloadHash: 'h' });
+    const admin = new Redis(url);
+    const clients = (await admin.client('LIST')) as string;
+    const id = clients
+      .split('\n')
+      .find((line) => line.includes(`name=${name}`))
+      ?.match(/^id=(\d+)/)?.[1];
+    expect(id).toBeDefined();
+    expect(await admin.client('KILL', 'ID', id ?? '')).toBe(1);
+    await admin.quit();
+    const during = await ledger.get(key).then(
+      (record) => ({ record }),
+      (error: unknown) => ({ error }),
+    );
+    if ('error' in during) expect(during.error).toBeInstanceOf(LedgerUnavailableError);
+    else expect(during.record).toMatchObject({ state: 'in_flight' });
+    expect(await ledger.claim({ key, payloadHash: 'h' })).toMatchObject({ status: 'in_flight' });
+    expect(claimed.status).toBe('acquired');
+  });
+});
+
 describe('RedisLedger options', () => {
   it.each([['http://127.0.0.1:6379'], ['not a url'], ['']])(
     'rejects the url %j naming the field',
