@@ -13,7 +13,7 @@ interface CallEventBase {
 
 /** Everything the runtime observes and decides, for logs, traces and counters. */
 export type RecoveryEvent =
-  | (CallEventBase & { type: 'call.started'; attempt: number })
+  | (CallEventBase & { type: 'call.started'; attempt: number; input: unknown })
   | (CallEventBase & { type: 'call.succeeded'; attempt: number; degraded: boolean })
   | (CallEventBase & { type: 'call.deduplicated'; source: 'ledger' | 'reconcile' })
   | (CallEventBase & { type: 'call.in-flight' })

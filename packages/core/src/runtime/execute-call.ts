@@ -79,7 +79,7 @@ export async function executeCall(env: CallEnvironment): Promise<ToolCallResult>
       inDoubt = false;
     }
     for (let attempt = 1; ; attempt++) {
-      env.emit({ ...base(), type: 'call.started', attempt });
+      env.emit({ ...base(), type: 'call.started', attempt, input: request.input });
       let value: unknown;
       try {
         value = await runInCallContext(
