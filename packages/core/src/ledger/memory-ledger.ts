@@ -20,6 +20,8 @@ import {
 } from './record-rules.js';
 import { type ResolvedLedgerOptions, resolveLedgerOptions } from './resolve-ledger-options.js';
 
+const sweepEvery = 1_000;
+
 /**
  * A ledger in this process's memory: for tests and single-process agents. Every method
  * reads and writes synchronously before its first await, so claims are atomic within
@@ -31,12 +33,19 @@ export class MemoryLedger implements Ledger {
   readonly #records = new Map<string, StoredRecord>();
   readonly #counters = new Map<string, number>();
   readonly #denials = new Map<string, Denial[]>();
+  #claimsSinceSweep = 0;
 
   constructor(options?: LedgerOptions) {
     this.#options = resolveLedgerOptions(options);
   }
 
+  /** How many records are held, including ones past retention not yet swept. */
+  get size(): number {
+    return this.#records.size;
+  }
+
   async claim(request: ClaimRequest): Promise<ClaimResult> {
+    if (++this.#claimsSinceSweep >= sweepEvery) this.#sweep();
     const plan = planClaim(
       this.#records.get(request.key),
       request,
@@ -105,6 +114,15 @@ export class MemoryLedger implements Ledger {
   }
 
   async close(): Promise<void> {}
+
+  /** Drops records past retention, so that a long-lived process does not grow forever. */
+  #sweep(): void {
+    this.#claimsSinceSweep = 0;
+    const now = this.#now();
+    for (const [key, stored] of this.#records) {
+      if (isPastRetention(stored, now, this.#options.retentionMs)) this.#records.delete(key);
+    }
+  }
 
   #now(): number {
     return this.#options.clock.now();

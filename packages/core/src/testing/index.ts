@@ -9,3 +9,4 @@ export {
   type LedgerFactory,
   type LedgerFactoryContext,
 } from './ledger-contract.js';
+export { expectAcquired, expectLeaseLost } from './ledger-contract-expect.js';
