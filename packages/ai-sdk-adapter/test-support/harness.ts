@@ -75,3 +75,29 @@ export function readContract(output: string): Record<string, unknown> {
     ? (JSON.parse(parsed.error) as Record<string, unknown>)
     : parsed;
 }
+
+/** A failed HTTP call as fetch wrappers (ky, ofetch, ...) throw it: a real `Response` on the error. */
+export function httpFailure(
+  status: number,
+  headers: Record<string, string> = {},
+  body = '',
+): Error & { response: Response } {
+  const response = new Response(body || null, { status, headers });
+  return Object.assign(new Error(`Request failed with status ${status}`), { response });
+}
+
+/** Runs `work` while waking the fake clock's sleepers, until `work` settles. */
+export async function driveClock<T>(
+  clock: { next(): Promise<boolean> },
+  work: Promise<T>,
+): Promise<T> {
+  let settled = false;
+  const tracked = work.finally(() => {
+    settled = true;
+  });
+  while (!settled) {
+    // Let real I/O (msw, fetch) make progress when no sleeper is due.
+    if (!(await clock.next())) await new Promise((resolve) => setImmediate(resolve));
+  }
+  return tracked;
+}

@@ -1,0 +1,61 @@
+import { createRecovery, ToolCallFailedError } from '@recourse/ai-sdk';
+import { text, toolCall } from '@recourse/testing';
+import { generateText, isStepCount, tool } from 'ai';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { allBodies, readContract, useScriptedProvider } from '../test-support/harness.js';
+
+const { provider, chat, responses } = useScriptedProvider();
+const secret = 'sk-proj-Zq8v1WbX4kL9mN2pR7sT0uY3aC6dF5gH';
+
+function leakyTool() {
+  return tool({
+    description: 'Look up a customer',
+    inputSchema: z.object({ id: z.string() }),
+    execute: async () => {
+      const error = new Error(`upstream refused the request made with key ${secret}`);
+      expect(error.stack).toContain('failure-contract.test.ts');
+      throw error;
+    },
+  });
+}
+
+describe.each([
+  { label: 'chat completions', model: chat },
+  { label: 'responses', model: responses },
+])('a failed call over $label', ({ model }) => {
+  it('reaches the model as the JSON recovery contract, without stack or secret', async () => {
+    provider.reset([toolCall('lookup_customer', { id: 'c-1' }), text('sorry')]);
+    const recovery = createRecovery({ runId: 'run-c1' });
+
+    const result = await generateText({
+      model: model(),
+      prompt: 'Look up c-1',
+      tools: recovery.tools({ lookup_customer: leakyTool() }),
+      stopWhen: [isStepCount(5), recovery.stopWhen],
+      prepareStep: recovery.prepareStep,
+    });
+
+    const contract = readContract(provider.toolResults()[0]!.output);
+    expect(contract).toMatchObject({
+      failure_class: 'PERMANENT',
+      recommended_recovery: 'REPLAN',
+      retry_same_action: false,
+      tool: 'lookup_customer',
+    });
+    const bodies = allBodies(provider);
+    expect(bodies).not.toContain('sk-proj-');
+    expect(bodies).not.toContain('Zq8v1WbX4kL9mN2pR7sT0uY3aC6dF5gH');
+    expect(bodies).not.toContain('failure-contract.test.ts');
+    expect(bodies).not.toMatch(/\bat .*\.ts:\d+/);
+
+    // The application keeps the typed error and the original cause.
+    const part = result.steps[0]!.content.find((p) => p.type === 'tool-error');
+    expect(ToolCallFailedError.isInstance(part?.error)).toBe(true);
+    const error = part?.error as ToolCallFailedError;
+    expect(error.code).toBe('TOOL_CALL_FAILED');
+    expect(error.contract).toEqual(contract);
+    expect(String(error)).toBe(error.message);
+    expect((error.cause as Error).message).toContain(secret);
+  });
+});
