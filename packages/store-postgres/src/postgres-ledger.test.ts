@@ -150,6 +150,27 @@ describe('PostgresLedger tables', () => {
   });
 });
 
+describe('PostgresLedger sweep', () => {
+  it('deletes only records past retention (in-flight ones aged from their lease end)', async () => {
+    const clock = createFakeClock(1_000_000);
+    const ledger = open({ clock, leaseMs: 100, retentionMs: 1_000 });
+    const done = await ledger.claim({ key: 'done', payloadHash: 'h' });
+    if (done.status !== 'acquired') throw new Error('claim failed');
+    await ledger.complete('done', done.token, 1);
+    await ledger.claim({ key: 'stuck', payloadHash: 'h' });
+    await clock.advance(950);
+    await ledger.claim({ key: 'fresh', payloadHash: 'h' });
+    await clock.advance(50);
+    // done: 1 000 ms after completion (gone); stuck: 900 ms after its lease (kept).
+    expect(await ledger.sweep()).toBe(1);
+    await clock.advance(100);
+    expect(await ledger.sweep()).toBe(1);
+    expect(await ledger.get('done')).toBeUndefined();
+    expect(await ledger.get('stuck')).toBeUndefined();
+    expect(await ledger.get('fresh')).toMatchObject({ state: 'in_flight' });
+  });
+});
+
 describe('PostgresLedger across separate pools', () => {
   it('creates a fresh table once and lets one of 8 pools acquire each of 50 keys', async () => {
     const table = uniqueName();

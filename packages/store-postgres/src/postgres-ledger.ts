@@ -31,6 +31,8 @@ import { toLedgerError } from './to-ledger-error.js';
 
 // A claim that loses a race re-reads the row; the row can only move on so many times.
 const maxClaimRounds = 8;
+// Records past retention are deleted every so many claims (see `sweep`).
+const sweepEvery = 1_000;
 
 /**
  * A ledger in PostgreSQL, shared by any number of processes. A claim is one
@@ -47,6 +49,7 @@ export class PostgresLedger implements Ledger {
   readonly #names: TableNames;
   readonly #sql: LedgerStatements;
   #ready: Promise<void> | undefined;
+  #claimsSinceSweep = 0;
 
   constructor(options: PostgresLedgerOptions) {
     validatePostgresTarget(options);
@@ -71,9 +74,23 @@ export class PostgresLedger implements Ledger {
     }
   }
 
+  /**
+   * Deletes records past retention and returns how many. Runs by itself every
+   * 1 000 claims of this ledger; call it from a scheduled job for tighter bounds.
+   */
+  async sweep(): Promise<number> {
+    this.#claimsSinceSweep = 0;
+    const deleted = await this.#query(this.#sql.sweep, [this.#now(), this.#timings.retentionMs]);
+    return deleted.rowCount ?? 0;
+  }
+
   async claim(request: ClaimRequest): Promise<ClaimResult> {
     const leaseMs = request.leaseMs ?? this.#timings.leaseMs;
     checkPositive('leaseMs', leaseMs);
+    if (++this.#claimsSinceSweep >= sweepEvery) {
+      // Garbage collection only: a failed sweep must not fail the claim.
+      await this.sweep().catch(() => 0);
+    }
     for (let round = 0; round < maxClaimRounds; round++) {
       const now = this.#now();
       const token = randomUUID();

@@ -3,6 +3,7 @@ import type { Pool } from 'pg';
 /** Quoted, validated names of the ledger's three tables. */
 export interface TableNames {
   records: string;
+  recordsByAge: string;
   counters: string;
   denials: string;
 }
@@ -12,6 +13,7 @@ export function createTableNames(table: string, schema: string | undefined): Tab
   const qualify = (name: string) => (schema ? `"${schema}"."${name}"` : `"${name}"`);
   return {
     records: qualify(table),
+    recordsByAge: `"${table}_updated_at"`,
     counters: qualify(`${table}_counters`),
     denials: qualify(`${table}_denials`),
   };
@@ -45,6 +47,9 @@ export async function createTables(
       previous text,
       updated_at bigint NOT NULL
     )`);
+    await client.query(
+      `CREATE INDEX IF NOT EXISTS ${names.recordsByAge} ON ${names.records} (updated_at)`,
+    );
     await client.query(`CREATE TABLE IF NOT EXISTS ${names.counters} (
       run_id text NOT NULL,
       name text NOT NULL,

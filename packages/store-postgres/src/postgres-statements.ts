@@ -28,13 +28,17 @@ export interface LedgerStatements {
   addDenial: string;
   /** $1 run. */
   listDenials: string;
+  /** $1 now, $2 retention ms. Deletes records past retention. */
+  sweep: string;
 }
 
 export function createStatements(names: TableNames): LedgerStatements {
   const { records, counters, denials } = names;
   // Past retention a record counts as absent; in-flight records age from their lease end.
-  const pastRetention = `($4::float8 >= (CASE WHEN r.state = 'in_flight'
-      THEN COALESCE(r.lease_expires_at, r.updated_at) ELSE r.updated_at END)::float8 + $6::float8)`;
+  const pastRetentionAt = (now: string, retention: string) => `(${now}::float8 >=
+      (CASE WHEN r.state = 'in_flight' THEN COALESCE(r.lease_expires_at, r.updated_at)
+        ELSE r.updated_at END)::float8 + ${retention}::float8)`;
+  const pastRetention = pastRetentionAt('$4', '$6');
   return {
     claim: `INSERT INTO ${records} AS r
         (key, state, payload_hash, token, lease_expires_at, result, note, in_doubt, previous, updated_at)
@@ -79,5 +83,9 @@ export function createStatements(names: TableNames): LedgerStatements {
       ON CONFLICT (run_id, resource, capability_key) DO NOTHING`,
     listDenials: `SELECT resource, capability, tool, reason, at FROM ${denials}
       WHERE run_id = $1 ORDER BY id`,
+    // updated_at never exceeds a record's retention start, so its index narrows the scan;
+    // the full condition is rechecked on each row, sparing one a claim just took over.
+    sweep: `DELETE FROM ${records} AS r
+      WHERE r.updated_at::float8 <= $1::float8 - $2::float8 AND ${pastRetentionAt('$1', '$2')}`,
   };
 }
