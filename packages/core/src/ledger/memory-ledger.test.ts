@@ -30,6 +30,14 @@ describe('MemoryLedger', () => {
     expect(ledger.size).toBe(1_000);
   });
 
+  it('rejects a claim whose own leaseMs is not a positive duration', async () => {
+    const ledger = new MemoryLedger();
+    await expect(ledger.claim({ key: 'k', payloadHash: 'h', leaseMs: 0 })).rejects.toThrow(
+      InvalidOptionsError,
+    );
+    expect(await ledger.get('k')).toBeUndefined();
+  });
+
   it('keeps separate instances apart', async () => {
     const a = new MemoryLedger();
     const b = new MemoryLedger();

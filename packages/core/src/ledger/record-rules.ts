@@ -1,3 +1,4 @@
+import { InvalidOptionsError } from '../errors.js';
 import type { JsonValue } from '../types.js';
 import type { ClaimRequest, ClaimResult, LedgerRecord, LedgerRecordState } from './ledger.js';
 
@@ -48,6 +49,13 @@ export function planClaim(
   timings: RecordTimings,
   token: string,
 ): ClaimPlan {
+  const leaseMs = request.leaseMs ?? timings.leaseMs;
+  if (!Number.isFinite(leaseMs) || leaseMs <= 0) {
+    throw new InvalidOptionsError(
+      'leaseMs',
+      `must be a positive number of milliseconds, got ${leaseMs}`,
+    );
+  }
   const current = stored && !isPastRetention(stored, now, timings.retentionMs) ? stored : undefined;
   if (current && current.payloadHash !== request.payloadHash) {
     return { result: { status: 'conflict' } };
@@ -71,7 +79,7 @@ export function planClaim(
     state: 'in_flight',
     payloadHash: request.payloadHash,
     token,
-    leaseExpiresAt: now + (request.leaseMs ?? timings.leaseMs),
+    leaseExpiresAt: now + leaseMs,
     note: current?.note,
     inDoubt: previous !== undefined,
     updatedAt: now,

@@ -130,6 +130,15 @@ describe('SqliteLedger', () => {
     );
     expect(() => new SqliteLedger({ path: ':memory:', leaseMs: -1 })).toThrow(/leaseMs/);
   });
+
+  it('passes a bad per-claim leaseMs through as InvalidOptionsError, not as unavailability', async () => {
+    const ledger = new SqliteLedger({ path: ':memory:' });
+    await expect(
+      ledger.claim({ key: 'k', payloadHash: 'h', leaseMs: Number.NaN }),
+    ).rejects.toBeInstanceOf(InvalidOptionsError);
+    expect(await ledger.get('k')).toBeUndefined();
+    await ledger.close();
+  });
 });
 
 function captureThrow(work: () => unknown): unknown {
