@@ -20,7 +20,7 @@ function githubApi(segments: readonly string[]): string {
   if (kind === 'repos' && owner !== undefined && repo !== undefined) {
     return repository('github.com', owner, repo, rest);
   }
-  if ((kind === 'orgs' || kind === 'users') && owner !== undefined) {
+  if ((kind === 'orgs' || kind === 'users' || kind === 'repos') && owner !== undefined) {
     return `https://github.com/${lowerSegment(owner)}`;
   }
   return 'https://github.com';

@@ -1,0 +1,201 @@
+import { everything } from '../canonical-resource.js';
+import { type KubernetesTarget, kubernetesResource } from '../infra-resource.js';
+import type { Extractor } from './command-context.js';
+import { hasOption, optionValue, optionValues, parseOptions } from './parse-options.js';
+import type { Arg } from './shell-word.js';
+
+const valueLong = [
+  'namespace',
+  'context',
+  'kubeconfig',
+  'cluster',
+  'user',
+  'server',
+  'token',
+  'as',
+  'as-group',
+  'request-timeout',
+  'certificate-authority',
+  'client-certificate',
+  'client-key',
+  'tls-server-name',
+  'cache-dir',
+  'output',
+  'selector',
+  'filename',
+  'container',
+  'field-selector',
+  'sort-by',
+  'template',
+  'label-columns',
+  'chunk-size',
+  'type',
+  'from-literal',
+  'from-file',
+  'from-env-file',
+  'image',
+  'port',
+  'replicas',
+  'timeout',
+  'since',
+  'tail',
+  'since-time',
+  'grace-period',
+  'patch',
+  'patch-file',
+  'kustomize',
+  'subresource',
+  'field-manager',
+  'revision',
+  'to-revision',
+  'address',
+  'raw',
+  'for',
+  'overrides',
+  'env',
+  'limits',
+  'requests',
+  'target-port',
+  'name',
+  'protocol',
+  'min',
+  'max',
+  'cpu-percent',
+  'local-port',
+  'pod-running-timeout',
+  'prune-allowlist',
+  'log-file',
+];
+
+const namespaceLevel = new Set([
+  'apply',
+  'create',
+  'replace',
+  'diff',
+  'run',
+  'debug',
+  'proxy',
+  'top',
+  'events',
+  'kustomize',
+]);
+const kindVerbs = new Set([
+  'get',
+  'describe',
+  'delete',
+  'edit',
+  'patch',
+  'label',
+  'annotate',
+  'scale',
+  'autoscale',
+  'expose',
+  'wait',
+  'rollout',
+  'set',
+  'taint',
+  'cordon',
+  'uncordon',
+  'drain',
+]);
+const podVerbs = new Set(['exec', 'attach', 'logs', 'port-forward']);
+const noReach = new Set([
+  'version',
+  'api-resources',
+  'api-versions',
+  'explain',
+  'completion',
+  'help',
+  'auth',
+]);
+
+/** `kind/name`, or `KIND[,KIND] [NAME…]`. */
+function kindTargets(words: readonly Arg[], base: KubernetesTarget): string[] {
+  const [first, ...names] = words;
+  if (first === undefined) return [kubernetesResource(base)];
+  if (first === null) return [everything];
+  const slashed = words.filter((word) => word?.includes('/'));
+  if (slashed.length > 0) {
+    return words.map((word) => {
+      const [kind, name] = (word ?? '').split('/');
+      return word === null ? everything : kubernetesResource({ ...base, kind, name });
+    });
+  }
+  const kinds = first.split(',');
+  if (names.length === 0) return kinds.map((kind) => kubernetesResource({ ...base, kind }));
+  return kinds.flatMap((kind) =>
+    names.map((name) => (name === null ? everything : kubernetesResource({ ...base, kind, name }))),
+  );
+}
+
+export const extractKubectl: Extractor = (args, context) => {
+  const dash = args.indexOf('--'); // `exec pod -- cmd`: the command runs in the pod
+  const own = dash === -1 ? args : args.slice(0, dash);
+  const spec = { short: 'nlcofskp', long: valueLong };
+  const verb = parseOptions(own, spec).positionals[0];
+  // `-f` is --follow for logs and attach, --filename elsewhere.
+  const follow = verb === 'logs' || verb === 'attach';
+  const parsed = parseOptions(own, follow ? { ...spec, short: 'nlcosp' } : spec);
+  const [, ...words] = parsed.positionals;
+  const namespace = optionValue(parsed, '-n', '--namespace');
+  const context_ = optionValue(parsed, '--context');
+  if (verb === undefined) return [];
+  if (verb === null || namespace === null || context_ === null) return [everything];
+  const base: KubernetesTarget = {
+    context: context_,
+    namespace,
+    allNamespaces: hasOption(parsed, '-A', '--all-namespaces'),
+  };
+  const files = optionValues(
+    parsed,
+    '--kubeconfig',
+    ...(follow ? [] : ['-f', '--filename']),
+    '-k',
+    '--kustomize',
+    '--from-file',
+    '--from-env-file',
+    '--patch-file',
+  )
+    .filter((file) => file !== '-')
+    .map((file) => context.file(file === null ? null : file.replace(/^[^=/]+=/, '')));
+  if (noReach.has(verb)) return files;
+  if (verb === 'config') return [...files, kubernetesResource({ ...base, allNamespaces: true })];
+  if (kindVerbs.has(verb)) {
+    // `rollout status deploy/x`, `set image deploy/x …`: a sub-verb comes first.
+    const targets = verb === 'rollout' || verb === 'set' ? words.slice(1) : words;
+    const operands = verb === 'set' ? targets.filter((word) => !word?.includes('=')) : targets;
+    if (optionValues(parsed, '-f', '--filename').length > 0 && !follow)
+      return [...files, kubernetesResource(base)];
+    return [...files, ...kindTargets(operands, base)];
+  }
+  if (podVerbs.has(verb)) {
+    const [pod] = words;
+    if (pod === undefined) return [...files, kubernetesResource(base)];
+    return [
+      ...files,
+      ...(pod?.includes('/') ? kindTargets([pod], base) : kindTargets(['pods', pod], base)),
+    ];
+  }
+  if (verb === 'cp') {
+    const remote = words.find((word) => word === null || /^[^/]+:/.test(word));
+    const local = words.filter((word) => word !== remote);
+    if (remote === null || remote === undefined) return [...files, kubernetesResource(base)];
+    const [where = ''] = remote.split(':');
+    const [namespaceOrPod, pod] = where.split('/');
+    const target =
+      pod === undefined
+        ? { ...base, kind: 'pods', name: namespaceOrPod }
+        : { ...base, namespace: namespaceOrPod, kind: 'pods', name: pod };
+    return [...files, kubernetesResource(target), ...local.map((path) => context.file(path))];
+  }
+  if (verb === 'create' && words[0] !== undefined && words[0] !== null && words.length >= 2) {
+    // `create secret generic NAME`, `create deployment NAME`
+    const name = words[0] === 'secret' || words[0] === 'service' ? words[2] : words[1];
+    return [
+      ...files,
+      name === null ? everything : kubernetesResource({ ...base, kind: words[0], name }),
+    ];
+  }
+  if (namespaceLevel.has(verb)) return [...files, kubernetesResource(base)];
+  return [everything]; // plugins and verbs we do not know
+};
