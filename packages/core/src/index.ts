@@ -1,3 +1,18 @@
+export {
+  type Classifier,
+  type ClassifierOptions,
+  type ClassifyHints,
+  classifyFailure,
+  createClassifier,
+  type FailureFacts,
+  type HeaderSource,
+  parseRetryAfterMs,
+  type RecognisedFailure,
+  type Recogniser,
+  readFailureFacts,
+  redactSecrets,
+  toSafeMessage,
+} from './classify/index.js';
 export { type Clock, type RandomSource, systemClock, systemRandom } from './clock.js';
 export {
   IdempotencyConflictError,
@@ -27,6 +42,7 @@ export {
   type LedgerRecord,
   type LedgerRecordState,
 } from './ledger/ledger.js';
+export { MemoryLedger } from './ledger/memory-ledger.js';
 export {
   type BackoffOptions,
   type BackoffResult,
@@ -75,6 +91,31 @@ export {
   type ToolCallRequest,
   type ToolCallResult,
 } from './runtime/recovery-runtime.js';
+export {
+  canonicaliseResource,
+  createScopeGuard,
+  everything,
+  findCoveringDenial,
+  type HttpCapability,
+  httpCapability,
+  httpResource,
+  type KubernetesTarget,
+  kubernetesResource,
+  type PathResourceOptions,
+  type PostgresTarget,
+  pathResource,
+  postgresResource,
+  resourceCovers,
+  resourcesOverlap,
+  type ScopeGuard,
+  type ScopeGuardOptions,
+  type ScopeVerdict,
+  type ShellResourcesOptions,
+  s3Resource,
+  shellResources,
+  sshResource,
+  urlResource,
+} from './scope/index.js';
 export {
   type Classification,
   type Decision,

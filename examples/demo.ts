@@ -1,0 +1,26 @@
+import { styleText } from 'node:util';
+import { runExtractExample } from './ai-sdk/extract.js';
+import { runGithubExample } from './ai-sdk/github.js';
+import { runMergeExample } from './ai-sdk/merge.js';
+import { runRefundExample } from './ai-sdk/refund.js';
+import { runOpenAIGithubExample } from './openai/github.js';
+import { runOpenAIRefundExample } from './openai/refund.js';
+
+const examples = [
+  ['refund: the response is lost after the refund lands', runRefundExample],
+  ['github: a 403, then two bypass attempts', runGithubExample],
+  ['extract: a validation failure repaired twice, then poison', runExtractExample],
+  ['merge: 412 branch is behind → re-observe → merge', runMergeExample],
+  ['refund through the OpenAI SDK (Responses API)', runOpenAIRefundExample],
+  ['github through the OpenAI SDK (Chat Completions)', runOpenAIGithubExample],
+] as const;
+
+const mode = process.env.OPENAI_API_KEY
+  ? 'the real OpenAI API (OPENAI_API_KEY is set)'
+  : 'a scripted provider over HTTP (offline; set OPENAI_API_KEY for the real API)';
+console.log(styleText('dim', `recourse demo — models: ${mode}\n`, { stream: process.stdout }));
+for (const [title, run] of examples) {
+  console.log(styleText(['bold', 'underline'], title, { stream: process.stdout }));
+  await run();
+  console.log();
+}
