@@ -138,6 +138,34 @@ describe('PostgresLedger tables', () => {
     expect(rows.map((r) => r.table_name)).toEqual(['ledger', 'ledger_counters', 'ledger_denials']);
   });
 
+  it('works for a role that may only read and write rows once the tables exist', async () => {
+    const table = uniqueName();
+    const role = uniqueName();
+    await open({ table }).migrate();
+    await admin.query(`CREATE ROLE ${role} LOGIN`);
+    try {
+      const all = `"${table}", "${table}_counters", "${table}_denials"`;
+      await admin.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ${all} TO ${role}`);
+      await admin.query(`GRANT USAGE ON SEQUENCE "${table}_denials_id_seq" TO ${role}`);
+      const url = new URL(connectionString);
+      url.username = role;
+      const limited = open({ connectionString: url.href, table });
+      // The role really cannot create: a new table name fails as unavailable (42501).
+      const other = open({ connectionString: url.href, table: uniqueName() });
+      await expect(other.migrate()).rejects.toMatchObject({
+        store: 'postgres',
+        cause: expect.objectContaining({ code: '42501' }),
+      });
+      expect((await limited.claim({ key: 'k', payloadHash: 'h' })).status).toBe('acquired');
+      await limited.addDenial('run', { resource: 'r', tool: 't', reason: 'FORBIDDEN', at: 1 });
+      await limited.close();
+      await other.close();
+    } finally {
+      await admin.query(`DROP OWNED BY ${role}`);
+      await admin.query(`DROP ROLE ${role}`);
+    }
+  });
+
   it('stores lease times from the injected clock', async () => {
     const clock = createFakeClock(1_767_225_600_000);
     const ledger = open({ clock, leaseMs: 250 });

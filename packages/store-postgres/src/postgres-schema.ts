@@ -1,9 +1,11 @@
 import type { Pool } from 'pg';
 
-/** Quoted, validated names of the ledger's three tables. */
+/** Quoted, validated names of the ledger's three tables and its index. */
 export interface TableNames {
   records: string;
+  /** The index name as CREATE INDEX takes it (unqualified: it lives with its table). */
   recordsByAge: string;
+  qualifiedRecordsByAge: string;
   counters: string;
   denials: string;
 }
@@ -14,6 +16,7 @@ export function createTableNames(table: string, schema: string | undefined): Tab
   return {
     records: qualify(table),
     recordsByAge: `"${table}_updated_at"`,
+    qualifiedRecordsByAge: qualify(`${table}_updated_at`),
     counters: qualify(`${table}_counters`),
     denials: qualify(`${table}_denials`),
   };
@@ -29,6 +32,9 @@ export async function createTables(
   names: TableNames,
   schema: string | undefined,
 ): Promise<void> {
+  // A role allowed only to read and write rows may not run CREATE … IF NOT EXISTS even
+  // when everything exists (42501), so look first.
+  if (await hasTables(pool, names)) return;
   const client = await pool.connect();
   let failure: unknown;
   try {
@@ -76,4 +82,13 @@ export async function createTables(
     // A client that failed mid-transaction is destroyed rather than reused.
     client.release(failure instanceof Error ? failure : undefined);
   }
+}
+
+async function hasTables(pool: Pool, names: TableNames): Promise<boolean> {
+  const relations = [names.records, names.qualifiedRecordsByAge, names.counters, names.denials];
+  const { rows } = await pool.query<{ ready: boolean }>(
+    'SELECT bool_and(to_regclass(name) IS NOT NULL) AS ready FROM unnest($1::text[]) AS name',
+    [relations],
+  );
+  return rows[0]?.ready === true;
 }
