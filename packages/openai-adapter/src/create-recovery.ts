@@ -1,0 +1,72 @@
+import {
+  createRecoveryRuntime,
+  type Outcome,
+  type RecoveryOptions,
+  type RecoveryRuntime,
+} from '@recourse/core';
+import type OpenAI from 'openai';
+import type { ChatCompletionMessageToolCall } from 'openai/resources/chat/completions';
+import type { ResponseOutputItem } from 'openai/resources/responses/responses';
+import { type ChatTurnResult, executeChatToolCalls } from './chat/execute-chat-tool-calls.js';
+import { type RunChatParams, type RunChatResult, runChat } from './chat/run-chat.js';
+import { type AnyRecoveryToolSet, defineTools } from './define-tools.js';
+import type { ExecuteToolCallsOptions } from './execute-tool-calls.js';
+import {
+  executeResponseCalls,
+  type ResponseTurnResult,
+} from './responses/execute-response-calls.js';
+import {
+  type RunResponsesParams,
+  type RunResponsesResult,
+  runResponses,
+} from './responses/run-responses.js';
+
+/** One run's recovery for the official OpenAI SDK. Create one per run. */
+export interface OpenAIRecovery {
+  /** Tool definitions for both APIs, with their executors. */
+  tools: typeof defineTools;
+  /** A complete loop on `client.responses.create`, plain or streaming. */
+  runResponses(
+    client: Pick<OpenAI, 'responses'>,
+    params: RunResponsesParams,
+  ): Promise<RunResponsesResult>;
+  /** A complete loop on `client.chat.completions.create`, plain or streaming. */
+  runChat(client: Pick<OpenAI, 'chat'>, params: RunChatParams): Promise<RunChatResult>;
+  /** Your own Chat loop: the tool messages to append for one assistant message. */
+  executeChatToolCalls(
+    tools: AnyRecoveryToolSet,
+    message: { tool_calls?: readonly ChatCompletionMessageToolCall[] | null | undefined },
+    options?: ExecuteToolCallsOptions,
+  ): Promise<ChatTurnResult>;
+  /** Your own Responses loop: the `function_call_output` items for one response's output. */
+  executeResponseCalls(
+    tools: AnyRecoveryToolSet,
+    output: readonly ResponseOutputItem[],
+    options?: ExecuteToolCallsOptions,
+  ): Promise<ResponseTurnResult>;
+  /** True once the run reached a terminal state: stop asking the model. */
+  isStopped(): boolean;
+  outcome(): Outcome;
+  runtime: RecoveryRuntime;
+}
+
+/**
+ * Takes the same options as the AI SDK adapter. Create the OpenAI client with
+ * `maxRetries: 0`: recourse retries model requests itself, under the run's budget, and
+ * the SDK's own retries would multiply with them.
+ */
+export function createRecovery(options: RecoveryOptions): OpenAIRecovery {
+  const runtime = createRecoveryRuntime(options);
+  return {
+    tools: defineTools,
+    runResponses: (client, params) => runResponses(runtime, client, params),
+    runChat: (client, params) => runChat(runtime, client, params),
+    executeChatToolCalls: (tools, message, callOptions) =>
+      executeChatToolCalls(runtime, tools, message, callOptions),
+    executeResponseCalls: (tools, output, callOptions) =>
+      executeResponseCalls(runtime, tools, output, callOptions),
+    isStopped: () => runtime.isStopped(),
+    outcome: () => runtime.outcome(),
+    runtime,
+  };
+}
