@@ -12,7 +12,8 @@ const byMessage: ReadonlyArray<readonly [RegExp, Verdict]> = [
   // pg: connect timeout and pool checkout timeout; nothing was sent yet.
   [/timeout expired|timeout exceeded when trying to connect/i, transient('TIMEOUT')],
   [/query read timeout|command timed out|timed out|timeout/i, transient('TIMEOUT', true)],
-  [/ECONNREFUSED|connection refused/i, transient('CONNECTION_REFUSED')],
+  // ioredis with the offline queue off: the command was refused before it was written.
+  [/ECONNREFUSED|connection refused|stream isn't writeable/i, transient('CONNECTION_REFUSED')],
   [/ENOTFOUND|EAI_AGAIN|getaddrinfo/i, transient('DNS_FAILURE')],
   [
     /^terminated$|socket hang ?up|other side closed|connection terminated|connection reset|ECONNRESET|connection is closed/i,
