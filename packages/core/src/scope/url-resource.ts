@@ -48,10 +48,14 @@ export function urlResource(url: string): string {
 function schemeResource(scheme: string, input: string): string {
   if (scheme === 'file') return pathResource(input);
   if (webSchemes.has(scheme)) return webResource(input);
+  if (scheme === 's3') {
+    // By hand: the URL parser would resolve `..`, which S3 keeps as part of a literal key.
+    const [bucket = '', ...key] = input.slice('s3://'.length).split(/[?#]/)[0]!.split('/');
+    return s3Resource(bucket, decodeKey(key.join('/')));
+  }
   const url = parse(input);
   if (url === undefined) return everything;
   if (sshSchemes.has(scheme)) return sshPathResource(url.hostname, url.pathname);
-  if (scheme === 's3') return s3Resource(url.hostname, decodeKey(url.pathname));
   if (scheme === 'postgres' || scheme === 'postgresql') {
     return postgresResource({
       host: decodeKey(url.hostname),
