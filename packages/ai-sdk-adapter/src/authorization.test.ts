@@ -3,7 +3,12 @@ import { text, toolCall } from '@recourse/testing';
 import { generateText, isStepCount, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { httpFailure, readContract, useScriptedProvider } from '../test-support/harness.js';
+import {
+  httpFailure,
+  readContract,
+  toolErrorIn,
+  useScriptedProvider,
+} from '../test-support/harness.js';
 import { githubRepo, shellReach } from '../test-support/resources.js';
 
 const { provider, chat } = useScriptedProvider();
@@ -78,8 +83,7 @@ describe('AUTHORIZATION', () => {
       next_possible_action: expect.any(String),
     });
     // The loop ended, so the contract went to the application, not the model.
-    const part = result.steps[0]!.content.find((p) => p.type === 'tool-error');
-    expect((part?.error as ToolCallFailedError).contract).toMatchObject({
+    expect((toolErrorIn(result.steps[0]) as ToolCallFailedError).contract).toMatchObject({
       status: 'BLOCKED',
       failure_class: 'AUTHORIZATION',
       recommended_recovery: 'ABORT',

@@ -3,7 +3,12 @@ import { text, toolCall } from '@recourse/testing';
 import { generateText, isStepCount, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { allBodies, readContract, useScriptedProvider } from '../test-support/harness.js';
+import {
+  allBodies,
+  readContract,
+  toolErrorIn,
+  useScriptedProvider,
+} from '../test-support/harness.js';
 
 const { provider, chat, responses } = useScriptedProvider();
 const secret = 'sk-proj-Zq8v1WbX4kL9mN2pR7sT0uY3aC6dF5gH';
@@ -12,7 +17,7 @@ function leakyTool() {
   return tool({
     description: 'Look up a customer',
     inputSchema: z.object({ id: z.string() }),
-    execute: async () => {
+    execute: async (): Promise<string> => {
       const error = new Error(`upstream refused the request made with key ${secret}`);
       expect(error.stack).toContain('failure-contract.test.ts');
       throw error;
@@ -50,9 +55,8 @@ describe.each([
     expect(bodies).not.toMatch(/\bat .*\.ts:\d+/);
 
     // The application keeps the typed error and the original cause.
-    const part = result.steps[0]!.content.find((p) => p.type === 'tool-error');
-    expect(ToolCallFailedError.isInstance(part?.error)).toBe(true);
-    const error = part?.error as ToolCallFailedError;
+    const error = toolErrorIn(result.steps[0]);
+    if (!ToolCallFailedError.isInstance(error)) throw new Error('expected a ToolCallFailedError');
     expect(error.code).toBe('TOOL_CALL_FAILED');
     expect(error.contract).toEqual(contract);
     expect(String(error)).toBe(error.message);

@@ -3,7 +3,12 @@ import { text, toolCall } from '@recourse/testing';
 import { generateText, isStepCount, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createDownstream, readContract, useScriptedProvider } from '../test-support/harness.js';
+import {
+  createDownstream,
+  readContract,
+  toolErrorIn,
+  useScriptedProvider,
+} from '../test-support/harness.js';
 
 const { provider, chat } = useScriptedProvider();
 const refundArgs = { paymentId: 'p-42', amount: 100 };
@@ -120,8 +125,7 @@ describe('a write whose response was lost is applied exactly once', () => {
     });
     expect(second).toMatchObject({ retry_same_action: false, recommended_recovery: 'ABORT' });
     // The application still has the original error object in the step content.
-    const errorPart = result.steps[0]!.content.find((part) => part.type === 'tool-error');
-    expect((errorPart?.error as Error).cause).toBeInstanceOf(DOMException);
+    expect((toolErrorIn(result.steps[0]) as Error).cause).toBeInstanceOf(DOMException);
   });
 
   it('with neither and stopWhen: the loop ends after the lost write', async () => {

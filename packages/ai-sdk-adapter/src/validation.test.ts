@@ -27,7 +27,7 @@ describe('VALIDATION is repaired at most repairBudget times per fingerprint', ()
       tools: recovery.tools({
         update_email: tool({
           inputSchema: z.object({ customerId: z.string(), email: z.string() }),
-          execute: async () => {
+          execute: async (): Promise<string> => {
             executions++;
             throw Object.assign(new Error('email: invalid format'), { status: 422 });
           },

@@ -101,3 +101,12 @@ export async function driveClock<T>(
   }
   return tracked;
 }
+
+/** The error object of the first tool-error part of a step (the SDK keeps the original). */
+export function toolErrorIn(step: { content: readonly { type: string }[] } | undefined): unknown {
+  const part = step?.content.find((p) => p.type === 'tool-error') as
+    | { error?: unknown }
+    | undefined;
+  if (!part) throw new Error('the step has no tool-error part');
+  return part.error;
+}
