@@ -223,6 +223,16 @@ describe('classifyFailure on openai@7 errors', () => {
     expect(JSON.stringify(result)).not.toContain('Zx9Yw8');
   });
 
+  it('a network error with no errno (msw HttpResponse.error) is NETWORK_ERROR', async () => {
+    const error = await chatError(() => HttpResponse.error());
+    expect(error).toBeInstanceOf(OpenAI.APIConnectionError);
+    expect(classifyFailure(error)).toMatchObject({
+      failureClass: 'TRANSIENT',
+      code: 'NETWORK_ERROR',
+    });
+    expect(classifyFailure(error, { sideEffects: true }).failureClass).toBe('UNKNOWN_OUTCOME');
+  });
+
   describe('error frames inside a 200 stream (APIError without status)', () => {
     it.each([
       ['server_error', null, 'TRANSIENT', 'UNKNOWN_OUTCOME', 'SERVER_ERROR'],

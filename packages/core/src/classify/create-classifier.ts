@@ -52,7 +52,7 @@ export function createClassifier(options: ClassifierOptions = {}): Classifier {
   const now = () => (options.clock ? options.clock.now() : Date.now());
   const maxMessageLength = options.maxMessageLength ?? 500;
 
-  return (error, hints) => {
+  const classify: Classifier = (error, hints) => {
     const facts = readFailureFacts(error);
     const status = facts.statuses[0];
     const base = {
@@ -103,5 +103,19 @@ export function createClassifier(options: ClassifierOptions = {}): Classifier {
       code: 'UNKNOWN',
       source: 'builtin:unknown',
     };
+  };
+
+  return (error, hints) => {
+    try {
+      return classify(error, hints);
+    } catch {
+      // Last line of defence: the readers are guarded, but "never throws" is the contract.
+      return {
+        failureClass: hints?.sideEffects ? 'UNKNOWN_OUTCOME' : 'PERMANENT',
+        code: 'UNKNOWN',
+        message: 'Unclassifiable error',
+        source: 'builtin:unknown',
+      };
+    }
   };
 }

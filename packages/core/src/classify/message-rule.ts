@@ -19,6 +19,9 @@ const byMessage: ReadonlyArray<readonly [RegExp, Verdict]> = [
     /^terminated$|socket hang ?up|other side closed|connection terminated|connection reset|ECONNRESET|connection is closed/i,
     transient('CONNECTION_RESET', true),
   ],
+  // fetch and openai's APIConnectionError with no errno below them (msw's
+  // HttpResponse.error(), a proxy refusal): a network failure at an unknown point.
+  [/^fetch failed$|^connection error\.?$|^network error/i, transient('NETWORK_ERROR', true)],
   [/already exists|duplicate key/i, verdict('STALE_STATE', 'ALREADY_EXISTS')],
   [/precondition failed/i, verdict('STALE_STATE', 'PRECONDITION_FAILED')],
   [/version mismatch|etag mismatch|version conflict/i, verdict('STALE_STATE', 'CONFLICT')],
