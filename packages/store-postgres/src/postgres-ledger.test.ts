@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
 import { InvalidOptionsError, LedgerUnavailableError } from '@recourse/core';
 import { createFakeClock } from '@recourse/core/testing';
 import { Pool } from 'pg';
@@ -227,5 +228,26 @@ describe('PostgresLedger counters', () => {
     await expect(ledger.incrementCounter(run, 'cost', Number.NaN)).rejects.toMatchObject({
       field: 'by',
     });
+  });
+});
+
+describe('PostgresLedger against a server that accepts connections and never answers', () => {
+  it('gives up within its timeouts (about 5 s) with LedgerUnavailableError', async () => {
+    const server = createServer(() => {});
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    try {
+      const ledger = open({ connectionString: `postgres://postgres@127.0.0.1:${port}/test` });
+      const started = Date.now();
+      await expect(ledger.claim({ key: 'k', payloadHash: 'h' })).rejects.toMatchObject({
+        name: 'LedgerUnavailableError',
+        store: 'postgres',
+      });
+      expect(Date.now() - started).toBeLessThan(8_000);
+      await ledger.close();
+    } finally {
+      server.close();
+    }
   });
 });

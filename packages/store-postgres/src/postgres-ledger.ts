@@ -206,9 +206,18 @@ export class PostgresLedger implements Ledger {
   }
 }
 
-/** A pool that reports a dead server within seconds and survives idle clients dying. */
+/**
+ * A pool that reports a dead or silent server within seconds (a query that timed out may
+ * still have run: a claim then stays in flight until its lease ends, the safe direction)
+ * and survives idle clients dying.
+ */
 function createOwnedPool(connectionString: string): Pool {
-  const pool = new Pool({ connectionString, connectionTimeoutMillis: 5_000, max: 10 });
+  const pool = new Pool({
+    connectionString,
+    connectionTimeoutMillis: 5_000,
+    query_timeout: 10_000,
+    max: 10,
+  });
   // An idle client whose backend dies emits 'error' on the pool; unhandled, it would
   // crash the process. The next query reports the outage as LedgerUnavailableError.
   pool.on('error', () => {});
