@@ -72,6 +72,14 @@ describe('classifyFailure on recourse and local errors', () => {
     expect(classifyFailure(42).message).toBe('42');
   });
 
+  it('407 (which fetch never surfaces as a status) is AUTHORIZATION when a client reports it', () => {
+    const error = Object.assign(new Error('Proxy Authentication Required'), { statusCode: 407 });
+    expect(classifyFailure(error)).toMatchObject({
+      failureClass: 'AUTHORIZATION',
+      code: 'NOT_AUTHORIZED',
+    });
+  });
+
   it('recognises version, ETag and "already exists" conflicts from text', () => {
     expect(classifyFailure(new Error('ETag mismatch: resource changed')).failureClass).toBe(
       'STALE_STATE',
