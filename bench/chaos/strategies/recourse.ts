@@ -1,0 +1,111 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  callContext,
+  createRecoveryRuntime,
+  createRetryBudget,
+  type Ledger,
+  MemoryLedger,
+  type ToolPolicy,
+} from '@recourse/core';
+import { SqliteLedger } from '@recourse/core/sqlite';
+import type { Downstream } from '../downstream.js';
+import { jobSteps, type StepInput } from '../job-steps.js';
+import { createPrng, hashSeed } from '../prng.js';
+import type { NextMove, StepOutcome, Strategy } from './strategy.js';
+
+/** Policies as a user would declare them for the nine tools. */
+export function policiesFor(downstream: Downstream): Record<string, ToolPolicy<StepInput>> {
+  const policies: Record<string, ToolPolicy<StepInput>> = {};
+  for (const step of jobSteps) {
+    const policy: ToolPolicy<StepInput> = { dependency: step.dependency };
+    if (step.kind === 'write') policy.sideEffects = true;
+    if (step.guard === 'idempotent') policy.idempotent = true;
+    if (step.guard === 'reconcile') {
+      policy.reconcile = async (input, info) => ({
+        happened: await downstream.lookup(step, input, info.idempotencyKey),
+      });
+    }
+    policies[step.name] = policy;
+  }
+  return policies;
+}
+
+type LedgerKind = 'memory' | 'sqlite';
+
+export interface RecourseStrategyOptions {
+  ledger: LedgerKind;
+  /** The shared per-dependency retry budget (default on); `false` turns it off. */
+  retryBudget?: boolean | undefined;
+}
+
+/**
+ * recourse's runtime, one run per job (runId = job id), all jobs sharing one ledger and
+ * one per-dependency retry budget, as one worker process would. The tool sends
+ * `callContext().idempotencyKey` downstream: the same key on every attempt and replay.
+ */
+export function createRecourseStrategy(options: RecourseStrategyOptions): Strategy {
+  const ledgerKind = options.ledger;
+  const withBudget = options.retryBudget !== false;
+  return {
+    name: `recourse (${ledgerKind}${withBudget ? '' : ', no retry budget'})`,
+    description: `recourse runtime, defaults (3 attempts, 200 ms × 4ⁿ full jitter${withBudget ? ', shared per-dependency retry budget' : ', retry budget off'}), ${ledgerKind === 'memory' ? 'MemoryLedger' : 'SqliteLedger file'}`,
+    start({ time, downstream, seed }) {
+      let directory: string | undefined;
+      let ledger: Ledger;
+      if (ledgerKind === 'sqlite') {
+        directory = mkdtempSync(
+          join(process.env.RECOURSE_BENCH_TMP ?? tmpdir(), 'recourse-bench-'),
+        );
+        ledger = new SqliteLedger({ path: join(directory, 'ledger.db'), clock: time });
+      } else {
+        ledger = new MemoryLedger({ clock: time });
+      }
+      const budget = withBudget ? createRetryBudget() : false;
+      const random = createPrng(hashSeed(seed, 'recourse-jitter'));
+      const policies = policiesFor(downstream);
+      return {
+        createJob(jobId) {
+          const runtime = createRecoveryRuntime({
+            runId: jobId,
+            ledger,
+            policies,
+            retry: { budget },
+            clock: time,
+            random,
+          });
+          return {
+            async call({ step, input, callId, send }): Promise<StepOutcome> {
+              const result = await runtime.execute({
+                toolName: step.name,
+                toolCallId: `call-${callId}`,
+                input,
+                execute: () => send(callContext().idempotencyKey),
+              });
+              if (result.ok) return { ok: true };
+              const inDoubt = (runtime.outcome().needs_reconciliation ?? []).some(
+                (entry) => entry.tool === step.name,
+              );
+              return { ok: false, next: nextMove(result), inDoubt };
+            },
+          };
+        },
+        async close() {
+          await ledger.close?.();
+          if (directory) rmSync(directory, { recursive: true, force: true });
+        },
+      };
+    },
+  };
+}
+
+function nextMove(result: {
+  decision: { action: string };
+  classification: { failureClass: string };
+}): NextMove {
+  if (result.decision.action === 'REPAIR') return 'repair';
+  if (result.decision.action === 'REOBSERVE') return 'reobserve';
+  if (result.classification.failureClass === 'AUTHORIZATION') return 'blocked';
+  return 'abort';
+}

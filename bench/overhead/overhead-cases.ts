@@ -1,0 +1,83 @@
+import { createRecovery } from '@recourse/ai-sdk';
+import { currentCallContext, MemoryLedger } from '@recourse/core';
+import { tool } from 'ai';
+import { ExponentialBackoff, handleAll, retry } from 'cockatiel';
+import pRetry from 'p-retry';
+import { z } from 'zod';
+
+type Execute = (
+  input: unknown,
+  options: { toolCallId: string; messages: []; context: undefined },
+) => Promise<unknown>;
+
+export interface OverheadCase {
+  name: string;
+  /** Builds a fresh caller (a fresh ledger for the recourse writes), outside the timed loop. */
+  prepare: () => (i: number) => Promise<unknown>;
+}
+
+const options = { toolCallId: 'call-1', messages: [] as [], context: undefined };
+
+// The downstream stand-in: an async function that does no I/O, so only the wrapper is measured.
+const lookupOrder = tool({
+  description: 'Look up an order',
+  inputSchema: z.object({ orderId: z.string() }),
+  execute: async ({ orderId }) => ({ orderId, status: 'shipped' }),
+});
+const refundPayment = tool({
+  description: 'Refund a payment',
+  inputSchema: z.object({ paymentId: z.string(), amount: z.number() }),
+  execute: async ({ paymentId, amount }) => ({
+    refundId: `r-${paymentId}`,
+    amount,
+    // What a real write sends downstream; undefined in the bare call (no wrapper).
+    idempotencyKey: currentCallContext()?.idempotencyKey,
+  }),
+});
+
+const bareRead = lookupOrder.execute as unknown as Execute;
+const bareWrite = refundPayment.execute as unknown as Execute;
+const readInput = { orderId: 'o-42' };
+// Each write is a new logical operation (a new key), so every call claims and completes.
+const writeInput = (i: number) => ({ paymentId: `p-${i}`, amount: 1999 });
+
+function wrapped() {
+  const recovery = createRecovery({
+    runId: 'bench-run',
+    ledger: new MemoryLedger(),
+    policies: { refund_payment: { sideEffects: true, idempotent: true } },
+  });
+  const tools = recovery.tools({ lookup_order: lookupOrder, refund_payment: refundPayment });
+  return {
+    read: tools.lookup_order.execute as unknown as Execute,
+    write: tools.refund_payment.execute as unknown as Execute,
+  };
+}
+
+/** Success-path calls: a bare tool, the same tool under cockatiel, p-retry and recourse. */
+export const overheadCases: readonly OverheadCase[] = [
+  { name: 'bare read tool', prepare: () => () => bareRead(readInput, options) },
+  {
+    name: 'cockatiel retry (read)',
+    prepare: () => {
+      const policy = retry(handleAll, { maxAttempts: 3, backoff: new ExponentialBackoff() });
+      return () => policy.execute(() => bareRead(readInput, options));
+    },
+  },
+  { name: 'p-retry (read)', prepare: () => () => pRetry(() => bareRead(readInput, options)) },
+  {
+    name: 'recourse read tool',
+    prepare: () => {
+      const { read } = wrapped();
+      return () => read(readInput, options);
+    },
+  },
+  { name: 'bare write tool', prepare: () => (i) => bareWrite(writeInput(i), options) },
+  {
+    name: 'recourse write tool (memory ledger)',
+    prepare: () => {
+      const { write } = wrapped();
+      return (i) => write(writeInput(i), options);
+    },
+  },
+];
