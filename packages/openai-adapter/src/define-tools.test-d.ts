@@ -1,0 +1,28 @@
+import { expectTypeOf, it } from 'vitest';
+import { z } from 'zod';
+import { z as z3 } from 'zod-v3';
+import { defineTools } from './define-tools.js';
+
+it('infers execute input from zod 4, zod 3 and falls back to a record for JSON Schema', () => {
+  defineTools({
+    refund: {
+      inputSchema: z.object({ paymentId: z.string(), amount: z.number() }),
+      execute: (input) => {
+        expectTypeOf(input).toEqualTypeOf<{ paymentId: string; amount: number }>();
+      },
+    },
+    legacy: {
+      inputSchema: z3.object({ q: z3.string() }),
+      execute: (input, context) => {
+        expectTypeOf(input).toEqualTypeOf<{ q: string }>();
+        expectTypeOf(context.idempotencyKey).toBeString();
+      },
+    },
+    plain: {
+      inputSchema: { type: 'object', properties: {} },
+      execute: (input) => {
+        expectTypeOf(input).toEqualTypeOf<Record<string, unknown>>();
+      },
+    },
+  });
+});
