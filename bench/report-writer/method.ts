@@ -1,0 +1,23 @@
+import type { BenchResults } from './report-data.js';
+
+/** How the figures were produced, and what they do not show. Part of the generated README. */
+export function renderMethod(results: BenchResults): string {
+  const mix = Object.entries(results.faultMix)
+    .map(([kind, weight]) => `${kind} ${weight}`)
+    .join(', ');
+  return `## How this was measured
+
+**Jobs.** Each job is nine tool steps in order (\`bench/chaos/job-steps.ts\`): four reads, two writes whose downstream dedupes on the idempotency key (\`create_order\`, \`charge_payment\`), two writes with a reconcile read by key (\`reserve_stock\`, \`update_crm\`) and one write with neither (\`send_confirmation\`). Jobs arrive about every 200 virtual ms and run concurrently against one in-process downstream (\`bench/chaos/downstream.ts\`) that records every effect per business operation (job + step).
+
+**Faults.** With probability *rate* an operation gets one fault, its kind drawn from the mix (${mix}); reads never get the write-only kinds. The plan depends only on (seed, operation), so every strategy meets exactly the same faults. Timeouts (5 s client timeout; *after write* means the effect landed and the response was lost) and 429s (\`retry-after: 1\`) hit the first 1–3 requests of the operation; a 503 burst lasts 0.3–3 s from the first request; 422 holds until the input is repaired, 412 until the job re-reads the state, 403 always. One dependency (\`inventory\`) answers 503 to everything for 3 s starting at 40 % of the arrival span. Errors are real objects: the AI SDK's \`APICallError\` with status and headers, and undici's \`DOMException\` \`TimeoutError\`.
+
+**The simulated agent** is the same for every strategy: after a step's final failure it repairs the arguments (on a 422, or recourse's REPAIR), re-reads and re-issues (on a 412, or REOBSERVE), at most twice per step; a 403 blocks the job, anything else aborts it. Baselines hand back the raw error (the agent reads its status, as a model reads the error text); recourse hands back its decision.
+
+**Strategies.** naive: \`catch → retry\` up to 3 retries (4 attempts), no delay. p-retry 9 with its defaults (10 retries, 1 s × 2ⁿ, no jitter). cockatiel 4: \`retry(handleAll, { maxAttempts: 3, backoff: new ExponentialBackoff() })\` (3 retries, decorrelated jitter). retry-twice: every error, 3 attempts, 500 ms then 1 s. All baselines send a **new idempotency key per attempt** (the anti-pattern under test). recourse: \`createRecoveryRuntime\` (the engine under both adapters) with default retry options (3 attempts, 200 ms × 4ⁿ full jitter), one run per job, one ledger and one per-dependency retry budget shared by all jobs, the tool sending \`callContext().idempotencyKey\` downstream; the last row turns the retry budget off to show what it does. The SQLite ledger file lives in \`${results.sqliteDirectory}\`.
+
+**Time.** Everything runs on a discrete-event virtual clock (\`bench/chaos/virtual-time.ts\`): recourse gets it as its \`clock\`, and while a run is in progress the global \`setTimeout\`/\`clearTimeout\` that p-retry and cockatiel call are virtualised and \`Math.random\` (cockatiel's jitter) is seeded. A backoff of minutes costs no real time, and a run is reproducible. Job times are virtual milliseconds from arrival to the job's end; the "real time" line is what each strategy's whole run cost on this machine. The overhead benchmark uses real time (\`process.hrtime\`).
+
+**Metrics.** *Duplicate writes*: effects that landed beyond the first for one write operation. *Lost writes*: the job believes a write done and nothing landed, or believes it not done and it landed. *In doubt*: writes recourse reported as needing reconciliation by hand (it did not re-send them); in brackets how many had in fact landed — neither duplicated nor lost, but left for an operator. *Wasted attempts*: re-sends, within one logical call, after a 422, 403 or 412 (failures no retry can fix). *Outage amplification*: downstream requests that reached the down dependency during the window, per logical call that sent any. *Requests per job*: all downstream requests (reconcile reads excluded) per job.
+
+**Limits.** The downstream is in-process, so the figures measure recovery behaviour, not network cost. Completion rates depend on each strategy's attempt budget (recourse 3 attempts, naive and cockatiel 4, p-retry 11): recourse gives up sooner on long 503 bursts, stops retrying when its shared retry budget is spent, and refuses to re-send an unguarded write whose outcome is unknown — those jobs abort instead of completing. The overhead figures are for an async tool that does no I/O, so the ratios are upper bounds: against a real network call of a millisecond or more the wrapper's microseconds are small.`;
+}

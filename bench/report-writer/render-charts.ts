@@ -1,0 +1,46 @@
+import { type BenchResults, sizeLabel } from './report-data.js';
+import { renderBarChart } from './svg-bar-chart.js';
+
+/** The report's charts, by file name. */
+export function renderCharts(results: BenchResults): Record<string, string> {
+  const strategies = results.chaos[0]?.metrics.map((m) => m.strategy) ?? [];
+  const perSize = (pick: (m: BenchResults['chaos'][number]['metrics'][number]) => number) =>
+    results.chaos.map((size) => ({ label: sizeLabel(size), values: size.metrics.map(pick) }));
+  const calls = results.overhead.calls;
+  const paths = results.overhead.paths;
+  return {
+    'duplicate-writes.svg': renderBarChart({
+      title: 'Duplicate writes (landed effects beyond the first)',
+      categories: strategies,
+      series: perSize((m) => m.duplicateWrites),
+      unit: 'count, lower is better',
+    }),
+    'wasted-attempts.svg': renderBarChart({
+      title: 'Wasted attempts (re-sends of 422 / 403 / 412)',
+      categories: strategies,
+      series: perSize((m) => m.wastedAttempts),
+      unit: 'count, lower is better',
+    }),
+    'outage-amplification.svg': renderBarChart({
+      title: 'Load amplification in the outage window',
+      categories: strategies,
+      series: perSize((m) => m.outage.amplification),
+      unit: 'downstream requests per job request',
+      format: (v) => v.toFixed(2),
+    }),
+    'overhead.svg': renderBarChart({
+      title: 'Success-path cost per call',
+      categories: calls.map((c) => c.name),
+      series: [{ label: 'ns per call', values: calls.map((c) => c.nsPerCall) }],
+      unit: 'ns per call (median of rounds)',
+      format: (v) => `${Math.round(v).toLocaleString('en-US')} ns`,
+    }),
+    'decision-path.svg': renderBarChart({
+      title: 'Decision path and key derivation',
+      categories: paths.map((p) => p.name),
+      series: [{ label: 'ns per call', values: paths.map((p) => p.nsPerCall) }],
+      unit: 'ns per call',
+      format: (v) => `${v.toLocaleString('en-US')} ns`,
+    }),
+  };
+}
