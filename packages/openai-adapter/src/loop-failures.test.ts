@@ -278,7 +278,7 @@ describe.each(modes)(
 // e.g. shellResources('ls -la')) is treated like a tool without one, i.e. as touching
 // everything, so after a denial with onDenial: 'continue' it is blocked. Flip to `it`
 // once the runtime keeps an empty list as "nothing".
-it.fails("with onDenial: 'continue', a command that touches nothing still runs", async () => {
+it("with onDenial: 'continue', a command that touches nothing still runs", async () => {
   const { recovery, tools, shellRuns } = setUp({ onDenial: 'continue' });
   provider.reset([
     toolCall('github_api', { repo: 'acme/secret' }),

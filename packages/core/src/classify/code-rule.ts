@@ -102,6 +102,7 @@ const groups: ReadonlyArray<readonly [Verdict, readonly string[]]> = [
       'CONTEXT_LENGTH_EXCEEDED',
     ],
   ],
+  [verdict('VALIDATION', 'NO_SUCH_TOOL'), ['NO_SUCH_TOOL', 'UNKNOWN_TOOL']],
   [verdict('STALE_STATE', 'CONFLICT'), ['CONFLICT', 'VERSION_MISMATCH', 'ETAG_MISMATCH']],
   [
     verdict('STALE_STATE', 'PRECONDITION_FAILED'),

@@ -9,6 +9,7 @@ const byName: ReadonlyArray<readonly [string, Verdict]> = [
   ['AI_JSONParseError', verdict('VALIDATION', 'INVALID_JSON')],
   ['SyntaxError', verdict('VALIDATION', 'INVALID_JSON')],
   ['AI_NoSuchToolError', verdict('VALIDATION', 'NO_SUCH_TOOL')],
+  ['NoSuchToolError', verdict('VALIDATION', 'NO_SUCH_TOOL')],
   ['AI_InvalidToolInputError', verdict('VALIDATION', 'INVALID_INPUT')],
   ['AI_InvalidToolArgumentsError', verdict('VALIDATION', 'INVALID_INPUT')],
   ['AI_TypeValidationError', verdict('VALIDATION', 'INVALID_INPUT')],

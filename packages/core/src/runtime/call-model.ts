@@ -43,7 +43,7 @@ export async function callModelWithRecovery<T>(
     } catch (error) {
       if (signal?.aborted) throw error;
       const classification = env.classify(error);
-      env.budget?.recordFailure('model');
+      if (classification.failureClass === 'TRANSIENT') env.budget?.recordFailure('model');
       const decision = decideRecovery(
         {
           tool: 'model',

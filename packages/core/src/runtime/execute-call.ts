@@ -97,7 +97,9 @@ export async function executeCall(env: CallEnvironment): Promise<ToolCallResult>
         const classification = env.classify(error, { sideEffects: write });
         if (write && classification.failureClass === 'UNKNOWN_OUTCOME') inDoubt = true;
         env.emit({ ...base(), type: 'failure.classified', attempt, classification, error });
-        env.budget?.recordFailure(dependency);
+        // Only failures a retry could fix spend the dependency's budget (gRPC throttling):
+        // a 422 or 403 says nothing about the dependency's health.
+        if (classification.failureClass === 'TRANSIENT') env.budget?.recordFailure(dependency);
         const fingerprint = env.fingerprint(classification);
         const counter = `repair:${fingerprint}`;
         const repairAttempts = await ledger.getCounter(env.runId, counter).catch(() => 0);

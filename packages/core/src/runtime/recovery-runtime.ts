@@ -1,6 +1,11 @@
 import { createClassifier } from '../classify/index.js';
 import { systemClock, systemRandom } from '../clock.js';
-import { boundKey, deriveIdempotencyKey, payloadHash } from '../keys/idempotency-key.js';
+import {
+  boundKey,
+  deriveIdempotencyKey,
+  keyFromPayloadHash,
+  payloadHash,
+} from '../keys/idempotency-key.js';
 import type { Denial, Ledger } from '../ledger/ledger.js';
 import { MemoryLedger } from '../ledger/memory-ledger.js';
 import { validateBackoff } from '../policy/backoff.js';
@@ -114,7 +119,7 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
       const list = (typeof value === 'string' ? [value] : [...value])
         .map((r) => r.trim())
         .filter(Boolean);
-      return list.length ? list : undefined;
+      return list; // [] touches nothing (`echo hi`); no resource function touches everything
     } catch {
       return [everything]; // cannot tell what it touches: fail closed
     }
@@ -255,11 +260,10 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
     policyFor,
     async execute(request) {
       const policy = policyFor(request.toolName);
-      const key = boundKey(
-        policy.key
-          ? policy.key(request.input, { runId, toolName: request.toolName })
-          : deriveIdempotencyKey({ runId, toolName: request.toolName, input: request.input }),
-      );
+      const inputHash = payloadHash(request.input);
+      const key = policy.key
+        ? boundKey(policy.key(request.input, { runId, toolName: request.toolName }))
+        : keyFromPayloadHash(runId, request.toolName, inputHash);
       const resources = resourcesOf(policy, request.input);
       const blocked = await blockedBefore(request, policy, key, resources);
       if (blocked) {
@@ -271,7 +275,7 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
         request,
         policy,
         key,
-        payloadHash: payloadHash(request.input),
+        payloadHash: inputHash,
         ledger,
         clock,
         emit,
