@@ -27,11 +27,6 @@ export function wrapTool<T>(tool: T, options: WrapToolOptions): T {
   const original = (tool as { execute?: unknown }).execute;
   if (typeof original !== 'function') return tool;
   const { runtime, toolName, onHandled } = options;
-  const copy = Object.create(
-    Object.getPrototypeOf(tool),
-    Object.getOwnPropertyDescriptors(tool),
-  ) as T & { execute: Execute };
-
   const execute: Execute = async (input, executeOptions) => {
     const toolCallId = executeOptions?.toolCallId ?? '';
     onHandled(toolCallId);
@@ -49,13 +44,15 @@ export function wrapTool<T>(tool: T, options: WrapToolOptions): T {
     if (result.ok) return result.value;
     throw new ToolCallFailedError(result.contract, { cause: result.error });
   };
-  Object.defineProperty(copy, 'execute', {
+  // Replaced in the descriptor map, so a non-configurable `execute` is no obstacle.
+  const descriptors: PropertyDescriptorMap = Object.getOwnPropertyDescriptors(tool);
+  descriptors.execute = {
     value: execute,
     writable: true,
-    enumerable: Object.getOwnPropertyDescriptor(tool, 'execute')?.enumerable ?? true,
+    enumerable: descriptors.execute?.enumerable ?? true,
     configurable: true,
-  });
-  return copy;
+  };
+  return Object.create(Object.getPrototypeOf(tool), descriptors) as T;
 }
 
 /**
