@@ -1,12 +1,12 @@
-import { createRecovery, type ToolCallFailedError } from '@recourse/ai-sdk';
+import { createRecovery } from '@recourse/ai-sdk';
 import { text, toolCall } from '@recourse/testing';
 import { generateText, isStepCount, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  failureIn,
   httpFailure,
   readContract,
-  toolErrorIn,
   useScriptedProvider,
 } from '../test-support/harness.js';
 import { githubRepo, shellReach } from '../test-support/resources.js';
@@ -83,7 +83,7 @@ describe('AUTHORIZATION', () => {
       next_possible_action: expect.any(String),
     });
     // The loop ended, so the contract went to the application, not the model.
-    expect((toolErrorIn(result.steps[0]) as ToolCallFailedError).contract).toMatchObject({
+    expect(failureIn(result.steps[0]).contract).toMatchObject({
       status: 'BLOCKED',
       failure_class: 'AUTHORIZATION',
       recommended_recovery: 'ABORT',

@@ -1,5 +1,6 @@
 import {
   createRecoveryRuntime,
+  InvalidOptionsError,
   type Outcome,
   type RecoveryOptions,
   type RecoveryRuntime,
@@ -10,7 +11,17 @@ import type { PrepareStepFunction, StopCondition } from 'ai';
 import { policyFromAnnotations } from './mcp-result.js';
 import { createSdkFailureReporter, type StepLike } from './report-sdk-failures.js';
 import { createGuidanceStep, type PrepareStepInput } from './step-guidance.js';
-import { wrapTool } from './wrap-tool.js';
+import { type FailureMode, wrapTool } from './wrap-tool.js';
+
+export interface AiSdkRecoveryOptions extends RecoveryOptions {
+  /**
+   * How a failed call reaches the model. 'result' (default): the recovery contract is the
+   * tool's result, so the model reads plain JSON and `isToolCallFailure(output)` finds it
+   * in `step.content`. 'throw': a `ToolCallFailedError` (a `tool-error` part); the SDK then
+   * sends the model `{"error": "<the contract as text>"}`.
+   */
+  failureMode?: FailureMode | undefined;
+}
 
 /** What `createRecovery` returns: hand each piece to `generateText`, `streamText` or an agent. */
 export interface AiSdkRecovery {
@@ -31,8 +42,12 @@ export interface AiSdkRecovery {
  * The recovery layer for a Vercel AI SDK agent (ai@5, ai@6, ai@7). Options are checked
  * here: a bad field throws `InvalidOptionsError` naming it.
  */
-export function createRecovery(options: RecoveryOptions): AiSdkRecovery {
+export function createRecovery(options: AiSdkRecoveryOptions): AiSdkRecovery {
   validateRecoveryOptions(options);
+  const failureMode = options.failureMode ?? 'result';
+  if (failureMode !== 'result' && failureMode !== 'throw') {
+    throw new InvalidOptionsError('failureMode', "must be 'result' or 'throw'");
+  }
   // The runtime reads policies by reference, so defaults from MCP annotations can be
   // added when the tools are wrapped, after construction.
   const policies: Record<string, ToolPolicy> = { ...(options.policies ?? {}) };
@@ -55,6 +70,7 @@ export function createRecovery(options: RecoveryOptions): AiSdkRecovery {
         runtime,
         toolName: name,
         onHandled: (id) => handled.add(id),
+        failureMode,
       });
     }
     return wrapped as T;

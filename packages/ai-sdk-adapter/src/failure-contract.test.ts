@@ -1,12 +1,12 @@
-import { createRecovery, ToolCallFailedError } from '@recourse/ai-sdk';
+import { createRecovery, isToolCallFailure, ToolCallFailedError } from '@recourse/ai-sdk';
 import { text, toolCall } from '@recourse/testing';
 import { generateText, isStepCount, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   allBodies,
+  failureIn,
   readContract,
-  toolErrorIn,
   useScriptedProvider,
 } from '../test-support/harness.js';
 
@@ -54,12 +54,42 @@ describe.each([
     expect(bodies).not.toContain('failure-contract.test.ts');
     expect(bodies).not.toMatch(/\bat .*\.ts:\d+/);
 
-    // The application keeps the typed error and the original cause.
-    const error = toolErrorIn(result.steps[0]);
+    // The model read plain JSON, not an escaped string inside {"error": ...}.
+    expect(JSON.parse(provider.toolResults()[0]!.output)).toMatchObject({
+      failure_class: 'PERMANENT',
+    });
+    // The application keeps the contract and the original cause in step.content.
+    const part = result.steps[0]!.content.find((p) => p.type === 'tool-result') as {
+      output: unknown;
+    };
+    expect(isToolCallFailure(part.output)).toBe(true);
+    const failure = failureIn(result.steps[0]);
+    expect(failure.contract).toEqual(contract);
+    expect((failure.cause as Error).message).toContain(secret);
+  });
+
+  it("with failureMode 'throw': a ToolCallFailedError part, the contract as the error text", async () => {
+    provider.reset([toolCall('lookup_customer', { id: 'c-1' }), text('sorry')]);
+    const recovery = createRecovery({ runId: 'run-c2', failureMode: 'throw' });
+    const result = await generateText({
+      model: model(),
+      prompt: 'Look up c-1',
+      tools: recovery.tools({ lookup_customer: leakyTool() }),
+      stopWhen: [isStepCount(5), recovery.stopWhen],
+    });
+    const sent = JSON.parse(provider.toolResults()[0]!.output) as { error: string };
+    expect(JSON.parse(sent.error)).toMatchObject({
+      failure_class: 'PERMANENT',
+      retry_same_action: false,
+    });
+    expect(allBodies(provider)).not.toContain('Zq8v1WbX4kL9mN2pR7sT0uY3aC6dF5gH');
+    const error = (
+      result.steps[0]!.content.find((p) => p.type === 'tool-error') as { error: unknown }
+    ).error;
     if (!ToolCallFailedError.isInstance(error)) throw new Error('expected a ToolCallFailedError');
     expect(error.code).toBe('TOOL_CALL_FAILED');
-    expect(error.contract).toEqual(contract);
     expect(String(error)).toBe(error.message);
+    expect(JSON.parse(error.message)).toEqual(error.contract);
     expect((error.cause as Error).message).toContain(secret);
   });
 });

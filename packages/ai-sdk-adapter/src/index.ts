@@ -1,3 +1,9 @@
-export { type AiSdkRecovery, createRecovery } from './create-recovery.js';
+export {
+  type AiSdkRecovery,
+  type AiSdkRecoveryOptions,
+  createRecovery,
+} from './create-recovery.js';
 export { isMcpErrorResult, McpToolError, policyFromAnnotations } from './mcp-result.js';
 export { ToolCallFailedError } from './tool-call-failed-error.js';
+export { isToolCallFailure, toolCallFailureOf } from './tool-failure-result.js';
+export type { FailureMode } from './wrap-tool.js';

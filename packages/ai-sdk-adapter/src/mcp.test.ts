@@ -3,7 +3,7 @@ import { createRecovery, McpToolError, policyFromAnnotations } from '@recourse/a
 import { text, toolCall } from '@recourse/testing';
 import { generateText, isStepCount } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { readContract, toolErrorIn, useScriptedProvider } from '../test-support/harness.js';
+import { failureIn, readContract, useScriptedProvider } from '../test-support/harness.js';
 import { createInProcessMcpTransport } from '../test-support/in-process-mcp.js';
 
 const { provider, chat } = useScriptedProvider();
@@ -102,8 +102,7 @@ describe('MCP tools from @ai-sdk/mcp', () => {
       retry_same_action: false,
     });
     expect(result.steps).toHaveLength(3);
-    const error = toolErrorIn(result.steps[2]) as Error;
-    expect(error.cause).toBeInstanceOf(McpToolError);
+    expect(failureIn(result.steps[2]).cause).toBeInstanceOf(McpToolError);
     expect(recovery.outcome()).toMatchObject({ status: 'BLOCKED' });
   });
 });

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   createDownstream,
+  failureIn,
   readContract,
-  toolErrorIn,
   useScriptedProvider,
 } from '../test-support/harness.js';
 
@@ -125,7 +125,7 @@ describe('a write whose response was lost is applied exactly once', () => {
     });
     expect(second).toMatchObject({ retry_same_action: false, recommended_recovery: 'ABORT' });
     // The application still has the original error object in the step content.
-    expect((toolErrorIn(result.steps[0]) as Error).cause).toBeInstanceOf(DOMException);
+    expect(failureIn(result.steps[0]).cause).toBeInstanceOf(DOMException);
   });
 
   it('with neither and stopWhen: the loop ends after the lost write', async () => {

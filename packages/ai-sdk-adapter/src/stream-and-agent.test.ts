@@ -1,12 +1,12 @@
-import { createRecovery, type ToolCallFailedError } from '@recourse/ai-sdk';
+import { createRecovery } from '@recourse/ai-sdk';
 import { text, toolCall } from '@recourse/testing';
 import { isStepCount, streamText, ToolLoopAgent, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   createDownstream,
+  failureIn,
   httpFailure,
-  toolErrorIn,
   useScriptedProvider,
 } from '../test-support/harness.js';
 
@@ -103,7 +103,7 @@ describe.each([
     const steps = await result.steps;
     expect(steps).toHaveLength(1);
     expect(executed).toEqual(['github_api acme/secret']);
-    expect((toolErrorIn(steps[0]) as ToolCallFailedError).contract.status).toBe('BLOCKED');
+    expect(failureIn(steps[0]).contract.status).toBe('BLOCKED');
     expect(recovery.outcome().status).toBe('BLOCKED');
   });
 });

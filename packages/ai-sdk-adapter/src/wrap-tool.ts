@@ -1,6 +1,7 @@
 import type { RecoveryRuntime } from '@recourse/core';
 import { isMcpErrorResult, McpToolError, mcpErrorText } from './mcp-result.js';
 import { ToolCallFailedError } from './tool-call-failed-error.js';
+import { toFailureResult } from './tool-failure-result.js';
 
 /** The part of the AI SDK's execute options the wrapper reads (ai@5, ai@6 and ai@7). */
 interface ExecuteOptions {
@@ -15,7 +16,11 @@ export interface WrapToolOptions {
   toolName: string;
   /** Called with each tool-call id the wrapper sees, so SDK-level failures can be told apart. */
   onHandled: (toolCallId: string) => void;
+  /** 'result' (default): the contract is the tool's result. 'throw': a ToolCallFailedError. */
+  failureMode: FailureMode;
 }
+
+export type FailureMode = 'result' | 'throw';
 
 /**
  * A copy of `tool` whose `execute` runs through the recovery runtime. The copy keeps the
@@ -26,7 +31,7 @@ export function wrapTool<T>(tool: T, options: WrapToolOptions): T {
   if (typeof tool !== 'object' || tool === null) return tool;
   const original = (tool as { execute?: unknown }).execute;
   if (typeof original !== 'function') return tool;
-  const { runtime, toolName, onHandled } = options;
+  const { runtime, toolName, onHandled, failureMode } = options;
   const execute: Execute = async (input, executeOptions) => {
     const toolCallId = executeOptions?.toolCallId ?? '';
     onHandled(toolCallId);
@@ -42,6 +47,7 @@ export function wrapTool<T>(tool: T, options: WrapToolOptions): T {
       },
     });
     if (result.ok) return result.value;
+    if (failureMode === 'result') return toFailureResult(result.contract, result.error);
     throw new ToolCallFailedError(result.contract, { cause: result.error });
   };
   // Replaced in the descriptor map, so a non-configurable `execute` is no obstacle.

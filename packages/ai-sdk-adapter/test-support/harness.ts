@@ -1,5 +1,6 @@
 import { createOpenAI } from '@ai-sdk/openai';
-import { callContext } from '@recourse/core';
+import { ToolCallFailedError, toolCallFailureOf } from '@recourse/ai-sdk';
+import { callContext, type RecoveryContract } from '@recourse/core';
 import {
   createScriptedProvider,
   type ProviderServer,
@@ -103,10 +104,21 @@ export async function driveClock<T>(
 }
 
 /** The error object of the first tool-error part of a step (the SDK keeps the original). */
-export function toolErrorIn(step: { content: readonly { type: string }[] } | undefined): unknown {
-  const part = step?.content.find((p) => p.type === 'tool-error') as
-    | { error?: unknown }
-    | undefined;
-  if (!part) throw new Error('the step has no tool-error part');
-  return part.error;
+/**
+ * The failure behind a step's failed call, in either failure mode: the contract and the
+ * original error, from the tool result (default) or the tool-error part ('throw').
+ */
+export function failureIn(step: { content: readonly { type: string }[] } | undefined): {
+  contract: RecoveryContract;
+  cause: unknown;
+} {
+  for (const part of step?.content ?? []) {
+    const { error, output } = part as { error?: unknown; output?: unknown };
+    if (part.type === 'tool-error' && ToolCallFailedError.isInstance(error)) {
+      return { contract: (error as ToolCallFailedError).contract, cause: error.cause };
+    }
+    const found = part.type === 'tool-result' ? toolCallFailureOf(output) : undefined;
+    if (found) return found;
+  }
+  throw new Error('the step has no failed tool call');
 }

@@ -1,12 +1,10 @@
-// Stand-ins for `urlResource` / `shellResources` from @recourse/core, in the same
-// canonical form (`https://github.com/{owner}/{repo}`), until the core exports them.
+import { shellResources, urlResource } from '@recourse/core';
 
 export function githubRepo(repo: string): string {
-  return `https://github.com/${repo.toLowerCase()}`;
+  return urlResource(`https://github.com/${repo}`);
 }
 
-/** What a shell line reaches: the GitHub repositories it names, else everything. */
+/** What a shell line reaches, as the scope guard sees it. */
 export function shellReach(command: string): string[] {
-  const repos = [...command.matchAll(/github\.com[/:]([\w.-]+\/[\w.-]+?)(?:\.git)?(?=[\s/]|$)/gi)];
-  return repos.length ? repos.map((m) => githubRepo(m[1]!)) : ['*'];
+  return shellResources(command);
 }
