@@ -1,0 +1,30 @@
+import {
+  createScriptedProvider,
+  type ProviderServer,
+  type ScriptedProvider,
+  startProviderServer,
+} from '@recourse/testing';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { createSandboxDownstream } from './sandbox-downstream.js';
+
+/**
+ * One msw server for the file: the scripted model and the sandbox downstream. Anything else
+ * fails the request (`onUnhandledFrame: 'error'`), so no test reaches the real network.
+ */
+export function useSandboxServer(): {
+  provider: ScriptedProvider;
+  downstream: ReturnType<typeof createSandboxDownstream>;
+} {
+  const provider = createScriptedProvider();
+  const downstream = createSandboxDownstream();
+  let running: ProviderServer | undefined;
+  beforeAll(() => {
+    running = startProviderServer([...provider.handlers, ...downstream.handlers]);
+  });
+  afterAll(() => running?.close());
+  beforeEach(() => {
+    provider.reset([]);
+    downstream.requests.length = 0;
+  });
+  return { provider, downstream };
+}
