@@ -60,16 +60,18 @@ export function startWorker(config: WorkerConfig): WorkerHandle {
   const ready = message('ready').then(() => {});
   const blocking = message('blocking');
   const finished = message('finished');
-  for (const promise of [ready, blocking, finished]) promise.catch(() => {});
+  const finishedCleanly = finished.then(async (report) => {
+    const code = await exited;
+    if (code !== 0) throw new Error(`worker ${config.worker} exited ${code}: ${stderr}`);
+    return report;
+  });
+  // A killed worker rejects what nobody waits for any more: not an unhandled rejection.
+  for (const promise of [ready, blocking, finishedCleanly]) promise.catch(() => {});
   return {
     child,
     ready,
     blocking,
-    finished: finished.then(async (report) => {
-      const code = await exited;
-      if (code !== 0) throw new Error(`worker ${config.worker} exited ${code}: ${stderr}`);
-      return report;
-    }),
+    finished: finishedCleanly,
     go: () => child.send({ type: 'go' }),
     async kill() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

@@ -1,4 +1,4 @@
-import { createRecovery } from '@recourse/ai-sdk';
+import { createRecovery, isToolCallFailure } from '@recourse/ai-sdk';
 import {
   callContext,
   type Ledger,
@@ -118,9 +118,12 @@ export function createWorkerRun(config: WorkerConfig, ledger: Ledger): WorkerRun
         toolCallId: `call-${config.worker}-${callNumber++}`,
         messages: [],
       });
+      // A failed call returns the recovery contract as the tool result (the default
+      // failureMode): exactly what the model reads, so that is what the worker reports.
+      if (isToolCallFailure(value)) return { call: label, ok: false, contract: value };
       return { call: label, ok: true, value };
     } catch (error) {
-      // What the model would read: the thrown error's text is the recovery contract.
+      // failureMode 'throw': the thrown error's text is the contract.
       return { call: label, ok: false, contract: JSON.parse(String(error)) };
     }
   };
