@@ -10,8 +10,8 @@ import { createTrace, type Log } from '../shared/trace.js';
 /**
  * A 403 on a private repository. The model then tries the shell (an SSH clone) and a
  * re-cased repository name through curl: both are blocked before they run, because a
- * denied resource stays denied by every route. This example leaves `recovery.stopWhen`
- * out on purpose, to show that the blocks hold even when the loop goes on.
+ * denied resource stays denied by every route. This example leaves out `recovery.stopWhen`
+ * and `recovery.prepareStep` on purpose: the blocks hold even in a loop that goes on.
  */
 export async function runGithubExample(log: Log = console.log) {
   const executed: string[] = [];
@@ -57,7 +57,6 @@ export async function runGithubExample(log: Log = console.log) {
         }),
       }),
       stopWhen: isStepCount(6),
-      prepareStep: recovery.prepareStep,
     });
     const outcome = recovery.outcome();
     trace.printOutcome(outcome);

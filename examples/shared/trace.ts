@@ -11,7 +11,14 @@ const paint = (style: Style, text: string) => styleText(style, text, { stream: p
  * what the model was told, and the outcome. Colour on a terminal, plain when piped.
  */
 export function createTrace(log: Log = console.log) {
+  const seen = new Set<string>();
   const onEvent = (event: RecoveryEvent) => {
+    // Calls answered without an attempt (ledger, block) have no call.started: name them.
+    if ('toolCallId' in event && event.type !== 'call.started' && !seen.has(event.toolCallId)) {
+      const input = 'input' in event ? short(JSON.stringify(event.input)) : '…';
+      log(`${paint('bold', `→ ${event.tool}`)}(${input})  ${paint('dim', event.toolCallId)}`);
+    }
+    if ('toolCallId' in event) seen.add(event.toolCallId);
     switch (event.type) {
       case 'call.started':
         if (event.attempt === 1)

@@ -33,7 +33,7 @@ export type RecoveryEvent =
   | (CallEventBase & { type: 'retry.scheduled'; attempt: number; delayMs: number })
   | (CallEventBase & { type: 'reconcile.finished'; happened: boolean })
   | (CallEventBase & { type: 'fallback.used'; reason: string })
-  | (CallEventBase & { type: 'call.blocked'; resource: string; reason: string })
+  | (CallEventBase & { type: 'call.blocked'; resource: string; reason: string; input?: unknown })
   | (CallEventBase & { type: 'call.failed'; contract: RecoveryContract })
   | { type: 'denial.recorded'; runId: string; denial: Denial; at: number }
   | { type: 'run.stopped'; runId: string; outcome: Outcome; at: number };

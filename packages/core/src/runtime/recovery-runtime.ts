@@ -84,7 +84,8 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
   const onDenial = options.onDenial ?? 'stop';
   const classify = createClassifier({ recognisers: [...(options.recognisers ?? [])] });
   const guard = createScopeGuard({ allow: options.scope?.allow, deny: options.scope?.deny });
-  const state = new RunState(options.nextPossibleAction ?? 'request authorized operator');
+  const nextPossibleAction = options.nextPossibleAction ?? 'request authorized operator';
+  const state = new RunState(nextPossibleAction);
   const budget = resolveBudget(options.retry?.budget);
   const backoff = validateBackoff(options.retry ?? {});
   const repairBudget = options.repairBudget ?? defaultRepairBudget;
@@ -98,7 +99,7 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
     }
   };
   const emitFailed = (
-    request: Pick<ToolCallRequest, 'toolName' | 'toolCallId'>,
+    request: Pick<ToolCallRequest, 'toolName' | 'toolCallId'> & { input?: unknown },
     key: string,
     contract: RecoveryContract,
   ) =>
@@ -140,7 +141,7 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
   };
 
   const block = async (
-    request: Pick<ToolCallRequest, 'toolName' | 'toolCallId'>,
+    request: Pick<ToolCallRequest, 'toolName' | 'toolCallId'> & { input?: unknown },
     key: string,
     resource: string,
     code: string,
@@ -161,6 +162,7 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
     state.blocked.push({ tool: request.toolName, resource, reason: code });
     emit({
       type: 'call.blocked',
+      input: request.input,
       runId,
       tool: request.toolName,
       toolCallId: request.toolCallId,
@@ -174,7 +176,7 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
       decision,
       classification,
       resource,
-      nextPossibleAction: options.nextPossibleAction ?? 'request authorized operator',
+      nextPossibleAction: nextPossibleAction,
       status: 'BLOCKED',
     });
     state.guidance = contract.guidance;
@@ -205,53 +207,68 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
     emit({ type: 'denial.recorded', runId, denial, at: clock.now() });
   };
 
+  /** Every call after the run stopped: refused, and the model is told the run is over. */
+  const runStopped = (
+    request: Pick<ToolCallRequest, 'toolName' | 'toolCallId'> & { input?: unknown },
+    key: string,
+  ): ToolCallFailure => {
+    const terminal = state.terminal!;
+    const classification: Classification = {
+      failureClass: terminal.status === 'BLOCKED' ? 'AUTHORIZATION' : 'PERMANENT',
+      code: 'RUN_STOPPED',
+      message: 'the run has stopped',
+    };
+    const decision: Decision = {
+      action: 'ABORT',
+      code: 'RUN_STOPPED',
+      reason: `the run stopped earlier (${terminal.reason})`,
+      terminal: true,
+    };
+    emit({
+      type: 'call.blocked',
+      input: request.input,
+      runId,
+      tool: request.toolName,
+      toolCallId: request.toolCallId,
+      idempotencyKey: key,
+      resource: '(run stopped)',
+      reason: 'RUN_STOPPED',
+      at: clock.now(),
+    });
+    const contract = buildContract({
+      tool: request.toolName,
+      decision,
+      classification,
+      status: terminal.status === 'BLOCKED' ? 'BLOCKED' : 'FAILED',
+      nextPossibleAction,
+    });
+    return { ok: false, contract, decision, classification };
+  };
+
   const blockedBefore = async (
     request: ToolCallRequest,
     policy: ToolPolicy,
     key: string,
     resources: string[] | undefined,
   ) => {
-    if (state.terminal) {
-      const status = state.terminal.status;
-      const classification: Classification = {
-        failureClass: status === 'BLOCKED' ? 'AUTHORIZATION' : 'PERMANENT',
-        code: 'RUN_STOPPED',
-        message: 'the run has stopped',
-      };
-      const decision: Decision = {
-        action: 'ABORT',
-        code: 'RUN_STOPPED',
-        reason: `the run stopped earlier (${state.terminal.reason})`,
-        terminal: true,
-      };
-      return {
-        ok: false as const,
-        contract: buildContract({
-          tool: request.toolName,
-          decision,
-          classification,
-          status,
-          nextPossibleAction: options.nextPossibleAction ?? 'request authorized operator',
-        }),
-        decision,
-        classification,
-      };
-    }
-    if (resources) {
+    if (state.terminal?.status === 'FAILED') return runStopped(request, key);
+    if (resources && !state.terminal) {
       const verdict = guard.check(resources, policy.capability);
-      if (!verdict.allowed)
+      if (!verdict.allowed) {
         return block(request, key, verdict.resource, verdict.reason, {
           capability: policy.capability,
         });
+      }
     }
     const known = await refreshDenials();
-    if (known.length === 0) return undefined;
-    if (onDenial === 'stop')
-      return block(request, key, known[0]!.resource, 'DENIED_EARLIER', undefined);
+    // Name the denied resource the call reaches (a tool without `resource` reaches all).
     const covering = resources ? findCoveringDenial(resources, known) : known[0];
-    return covering
-      ? block(request, key, covering.resource, 'DENIED_EARLIER', undefined)
-      : undefined;
+    if (covering) return block(request, key, covering.resource, 'DENIED_EARLIER', undefined);
+    if (!state.terminal && onDenial === 'stop' && known.length > 0) {
+      stop('BLOCKED', 'AUTHORIZATION_DENIED', known[0]!.tool); // denied on another worker
+    }
+    if (state.terminal) return runStopped(request, key);
+    return undefined;
   };
 
   return {
@@ -305,7 +322,7 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
         result.contract = {
           ...result.contract,
           status: 'BLOCKED',
-          next_possible_action: options.nextPossibleAction ?? 'request authorized operator',
+          next_possible_action: nextPossibleAction,
         };
         if (onDenial === 'stop') stop('BLOCKED', 'AUTHORIZATION_DENIED', request.toolName);
       } else if (!result.ok && result.decision.terminal) {
@@ -315,6 +332,18 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
       return result;
     },
     async recordFailure(request) {
+      if (state.terminal) {
+        // The SDK refused a call after the run stopped (e.g. a tool prepareStep removed):
+        // a consequence of the stop, not a new failure to repair.
+        const key = deriveIdempotencyKey({
+          runId,
+          toolName: request.toolName,
+          input: request.input,
+        });
+        const stopped = runStopped(request, key);
+        emitFailed(request, key, stopped.contract);
+        return { ...stopped, error: request.error };
+      }
       const classification = classify(request.error);
       const fingerprint = failureFingerprint({
         tool: request.toolName,
