@@ -44,7 +44,7 @@ describe.each(Object.keys(unreachable))('%s ledger that cannot be reached', (kin
     try {
       const result = await tools.transfer.execute?.(
         { op: 1, amount: 500 },
-        { toolCallId: 'call-1', messages: [] },
+        { toolCallId: 'call-1', messages: [], context: {} },
       );
       expect(executions).toBe(0);
       expect(isToolCallFailure(result)).toBe(true);
