@@ -107,7 +107,7 @@ describe('a tool without a resource function', () => {
     });
 
     const offered = (index: number) =>
-      (provider.requests[index]?.body.tools as { name: string }[]).map((t) => t.name);
+      ((provider.requests[index]?.body.tools ?? []) as { name: string }[]).map((t) => t.name);
     expect(offered(0)).toContain('read_notes');
     expect(offered(1)).not.toContain('read_notes');
     expect(offered(1)).toContain('github_api');
