@@ -110,7 +110,8 @@ export class MemoryLedger implements Ledger {
   }
 
   async listDenials(runId: string): Promise<Denial[]> {
-    return structuredClone(this.#denials.get(runId) ?? []);
+    // Denials are flat records of strings and a number: a shallow copy is a full copy.
+    return (this.#denials.get(runId) ?? []).map((denial) => ({ ...denial }));
   }
 
   async close(): Promise<void> {}

@@ -58,12 +58,12 @@ export async function executeCall(env: CallEnvironment): Promise<ToolCallResult>
     claim = acquired.claim;
     inDoubt = acquired.inDoubt;
   }
-  const settle = async (how: 'complete' | 'release' | 'uncertain', value?: JsonValue) => {
-    if (!claim) return;
+  const settle = async (how: 'complete' | 'release' | 'uncertain', value?: () => JsonValue) => {
+    if (!claim) return; // a read: nothing was claimed
     const held = claim;
     claim = undefined;
     try {
-      if (how === 'complete') await ledger.complete(key, held.token, value ?? null);
+      if (how === 'complete') await ledger.complete(key, held.token, value ? value() : null);
       else if (how === 'release') await ledger.release(key, held.token);
       else await ledger.markUncertain(key, held.token, `${tool}: outcome unknown`);
     } catch {
@@ -188,7 +188,7 @@ export async function executeCall(env: CallEnvironment): Promise<ToolCallResult>
         );
       }
       env.budget?.recordSuccess(dependency);
-      await settle('complete', toJson(value));
+      await settle('complete', () => toJson(value));
       state.recordSuccess(tool);
       env.emit({ ...base(), type: 'call.succeeded', attempt, degraded: false });
       return { ok: true, value, deduplicated: false, degraded: false };
@@ -199,7 +199,7 @@ export async function executeCall(env: CallEnvironment): Promise<ToolCallResult>
   }
 }
 
-type Settle = (how: 'complete' | 'release' | 'uncertain', value?: JsonValue) => Promise<void>;
+type Settle = (how: 'complete' | 'release' | 'uncertain', value?: () => JsonValue) => Promise<void>;
 type Base = () => {
   runId: string;
   tool: string;
@@ -226,7 +226,7 @@ async function resolveDoubt(
       env.emit({ ...base(), type: 'reconcile.finished', happened: found.happened });
       if (!found.happened) return { kind: 'proceed' };
       const value = found.result ?? null;
-      await settle('complete', toJson(value));
+      await settle('complete', () => toJson(value));
       env.state.recordSuccess(tool);
       env.emit({ ...base(), type: 'call.deduplicated', source: 'reconcile' });
       return { kind: 'done', result: { ok: true, value, deduplicated: true, degraded: false } };
