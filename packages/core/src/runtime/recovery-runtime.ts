@@ -255,9 +255,9 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
     if (resources && !state.terminal) {
       const verdict = guard.check(resources, policy.capability);
       if (!verdict.allowed) {
-        return block(request, key, verdict.resource, verdict.reason, {
-          capability: policy.capability,
-        });
+        // Not remembered as a denial: the rules are checked on every call anyway, and a
+        // call wider than a rule (all of github.com) must not close what the rule allows.
+        return block(request, key, verdict.resource, verdict.reason, undefined);
       }
     }
     const known = await refreshDenials();
