@@ -111,7 +111,7 @@ describe('known gaps (it.fails until core closes them)', () => {
   // call is refused too. Fix: when the call is wider than the rule, the verdict names the
   // rule's resource (`rule.base`), and static-scope blocks are not recorded as run denials
   // (the rules are checked on every call anyway).
-  it.fails('a scope refusal of a wide call does not close the rest of the host', async () => {
+  it('a scope refusal of a wide call does not close the rest of the host', async () => {
     provider.reset([
       toolCall('shell', { command: 'curl https://api.github.com/graphql' }, { id: 'wide' }),
       toolCall('github_api', { repo: 'acme/public', path: 'README.md' }, { id: 'allowed' }),
