@@ -96,6 +96,57 @@ describe('urlResource', () => {
     expect(urlResource(' Payment:p-42 ')).toBe('payment:p-42');
   });
 
+  it('decodes file: URLs the way curl and fetch do', () => {
+    expect(urlResource('file:///srv/data/secrets/%70rod.env')).toBe(
+      'file:///srv/data/secrets/prod.env',
+    );
+    expect(urlResource('file:///srv/a%20b/%2e%2e/c')).toBe('file:///srv/c');
+    expect(urlResource('file://localhost/etc/passwd')).toBe('file:///etc/passwd');
+    expect(urlResource('FILE:/etc/passwd')).toBe('file:///etc/passwd');
+    expect(urlResource('file:///tmp/%00x')).toBe('*');
+    // Not a local file: curl refuses it, so it is not read as a path below cwd either.
+    expect(urlResource('file://srv/data/secrets')).toBe('*');
+    // A bad escape stays as written.
+    expect(urlResource('file:///srv/%zz')).toBe('file:///srv/%zz');
+  });
+
+  it.each([
+    'https://acme-private.s3.amazonaws.com/report.csv',
+    'https://ACME-Private.s3.eu-west-1.amazonaws.com/report.csv?versionId=3',
+    'https://acme-private.s3-eu-west-1.amazonaws.com/report.csv',
+    'http://acme-private.s3.dualstack.us-east-1.amazonaws.com/%72eport.csv',
+    'https://s3.amazonaws.com/acme-private/report.csv',
+    'https://s3.eu-west-1.amazonaws.com/acme-private/report.csv',
+    'https://s3-eu-west-1.amazonaws.com/acme-private/report.csv',
+    'https://s3.cn-north-1.amazonaws.com.cn/acme-private/report.csv',
+    'acme-private.s3.amazonaws.com/report.csv',
+  ])('maps the S3 HTTPS endpoint %s to the object', (url) => {
+    expect(urlResource(url)).toBe('s3://acme-private/report.csv');
+  });
+
+  it('reads S3 buckets, keys and endpoints that could hide another bucket', () => {
+    expect(urlResource('https://my.dotted.bucket.s3.amazonaws.com/k')).toBe(
+      's3://my.dotted.bucket/k',
+    );
+    expect(urlResource('https://acme-private.s3.amazonaws.com/')).toBe('s3://acme-private');
+    expect(urlResource('https://s3.amazonaws.com/')).toBe('aws://s3');
+    // A dot segment widens a key to its bucket and a path-style bucket to everything.
+    expect(urlResource('https://acme-private.s3.amazonaws.com/a/../report.csv')).toBe(
+      's3://acme-private',
+    );
+    expect(urlResource('https://s3.amazonaws.com/acme-public/../acme-private/x')).toBe('*');
+    // An access point alias may front any bucket.
+    expect(urlResource('https://ap-1.s3-accesspoint.us-east-1.amazonaws.com/x')).toBe('*');
+    // Hosts that only look like S3 stay web hosts.
+    expect(urlResource('https://s3.amazonaws.com.evil.com/acme-private/x')).toBe(
+      'https://s3.amazonaws.com.evil.com/acme-private/x',
+    );
+    expect(urlResource('https://nots3.amazonaws.com/x')).toBe('https://nots3.amazonaws.com/x');
+    expect(urlResource('https://acme-private.s3.example.com/x')).toBe(
+      'https://acme-private.s3.example.com/x',
+    );
+  });
+
   it('reaches everything when it cannot understand the input', () => {
     expect(urlResource('')).toBe('*');
     expect(urlResource('not a url')).toBe('*');

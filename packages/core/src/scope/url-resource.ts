@@ -9,6 +9,7 @@ import {
 import { codeHostResource } from './code-host-resource.js';
 import { postgresResource, s3Resource, sshResource } from './infra-resource.js';
 import { pathResource } from './path-resource.js';
+import { s3WebResource } from './s3-web-resource.js';
 
 const webSchemes = new Set(['http', 'https', 'ws', 'wss']);
 const sshSchemes = new Set(['ssh', 'git', 'git+ssh', 'ssh+git', 'sftp', 'scp', 'rsync']);
@@ -24,6 +25,7 @@ const scpLike = /^(?:([^@/\s:]+)@)?([^@/\s:]+):(?!\/\/)(.*)$/;
 export function urlResource(url: string): string {
   const input = url.trim();
   if (input === '' || input === everything) return everything;
+  if (/^file:/i.test(input)) return fileUrlResource(input);
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(input)?.[1]?.toLowerCase();
   if (scheme !== undefined) return schemeResource(scheme, input);
   const scp = scpLike.exec(input);
@@ -46,7 +48,6 @@ export function urlResource(url: string): string {
 }
 
 function schemeResource(scheme: string, input: string): string {
-  if (scheme === 'file') return pathResource(input);
   if (webSchemes.has(scheme)) return webResource(input);
   if (scheme === 's3') {
     // By hand: the URL parser would resolve `..`, which S3 keeps as part of a literal key.
@@ -80,6 +81,8 @@ function webResource(input: string): string {
   if (url === undefined || url.hostname === '') return everything;
   const host = url.hostname.replace(/\.$/, '');
   const segments = splitPath(url.pathname);
+  const s3 = s3WebResource(host, rawPath(input));
+  if (s3 !== undefined) return s3;
   const port = url.port === '' || url.port === '443' ? '' : `:${url.port}`;
   if (port === '') {
     const codeHost = codeHostResource(host, segments);
@@ -91,6 +94,21 @@ function webResource(input: string): string {
     `https://${host}${port}`,
     segments.filter((s) => s !== ''),
   );
+}
+
+/**
+ * A `file:` URL names a local path the way curl and fetch read it: percent-escapes decoded
+ * (`%70rod.env` is `prod.env`), `localhost` as the host. Another host is not a local file.
+ */
+function fileUrlResource(input: string): string {
+  const url = parse(input);
+  if (url === undefined || url.hostname !== '') return everything;
+  return pathResource(decodeKey(url.pathname));
+}
+
+/** The path of a URL as written: dot segments and escapes untouched. */
+function rawPath(input: string): string {
+  return input.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#\\]*/i, '');
 }
 
 /** Git over SSH reaches a code host's repository; any other SSH target is its host. */
