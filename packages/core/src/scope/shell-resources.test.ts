@@ -82,6 +82,24 @@ describe('shellResources: realistic agent commands', () => {
     ['http :3000/health', ['https://localhost:3000/health']],
     ["grep -rn 'password' /srv/app", ['file:///srv/app']],
     ['git -C /repo status', ['file:///repo']],
+    ['kubectl get --raw /api/v1/namespaces/prod/secrets', ['k8s://default/namespaces/prod']],
+    [
+      'kubectl --context c1 get --raw=/apis/apps/v1/namespaces/%70rod/deployments?watch=1',
+      ['k8s://c1/namespaces/prod'],
+    ],
+    ['kubectl delete --raw /api/v1/namespaces/prod/pods/x', ['k8s://default/namespaces/prod']],
+    ['kubectl get --raw /api/v1/nodes', ['k8s://default']],
+    ['kubectl get --raw /apis/apps/v1/deployments', ['k8s://default']],
+    ['kubectl get --raw /api/v1/namespaces/staging/../prod/secrets', ['k8s://default']],
+    ['kubectl -n staging get --raw /metrics', ['k8s://default']],
+    ['kubectl --context c1 proxy --port 8001', ['k8s://c1']],
+    ['kubectl port-forward svc/kubernetes 6443:443', ['k8s://default']],
+    [
+      'kubectl port-forward -n prod svc/api 8080:80',
+      ['k8s://default/namespaces/prod/services/api'],
+    ],
+    ['kubectl auth reconcile -f rbac.yaml', ['file:///work/rbac.yaml', 'k8s://default']],
+    ['kubectl auth can-i get pods', []],
   ])('%s', (command, expected) => {
     expect(reach(command).sort()).toEqual([...expected].sort());
   });
@@ -116,6 +134,7 @@ describe('shellResources: fails closed', () => {
     'echo https://github.com/acme/secret | xargs curl',
     'cat /safe/$FILE',
     'kubectl -n $NS get secret db',
+    'kubectl get --raw "/api/v1/namespaces/$NS/secrets"',
     'git clone $URL',
     'git push origin main',
     'git -c core.sshCommand="sh -c evil" fetch https://github.com/acme/public',

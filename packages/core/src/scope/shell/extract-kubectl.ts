@@ -1,6 +1,7 @@
 import { everything } from '../canonical-resource.js';
 import { type KubernetesTarget, kubernetesResource } from '../infra-resource.js';
 import type { Extractor } from './command-context.js';
+import { kubectlRawResource } from './kubectl-raw-path.js';
 import { hasOption, optionValue, optionValues, parseOptions } from './parse-options.js';
 import type { Arg } from './shell-word.js';
 
@@ -74,7 +75,6 @@ const namespaceLevel = new Set([
   'diff',
   'run',
   'debug',
-  'proxy',
   'top',
   'events',
   'kustomize',
@@ -99,6 +99,8 @@ const kindVerbs = new Set([
   'drain',
 ]);
 const podVerbs = new Set(['exec', 'attach', 'logs', 'port-forward']);
+// The API server's own service: forwarding to it opens the whole cluster.
+const apiServerService = /\/namespaces\/default\/services\/kubernetes$/;
 const noReach = new Set([
   'version',
   'api-resources',
@@ -158,6 +160,12 @@ export const extractKubectl: Extractor = (args, context) => {
   )
     .filter((file) => file !== '-')
     .map((file) => context.file(file === null ? null : file.replace(/^[^=/]+=/, '')));
+  const raw = optionValue(parsed, '--raw');
+  if (raw !== undefined) return [...files, kubectlRawResource(raw, base)];
+  // `proxy` serves the whole API to any local HTTP client; `auth reconcile` rewrites RBAC.
+  if (verb === 'proxy' || (verb === 'auth' && words[0] === 'reconcile')) {
+    return [...files, kubernetesResource({ ...base, allNamespaces: true })];
+  }
   if (noReach.has(verb)) return files;
   if (verb === 'config') return [...files, kubernetesResource({ ...base, allNamespaces: true })];
   if (kindVerbs.has(verb)) {
@@ -171,9 +179,16 @@ export const extractKubectl: Extractor = (args, context) => {
   if (podVerbs.has(verb)) {
     const [pod] = words;
     if (pod === undefined) return [...files, kubernetesResource(base)];
+    const targets = pod?.includes('/')
+      ? kindTargets([pod], base)
+      : kindTargets(['pods', pod], base);
     return [
       ...files,
-      ...(pod?.includes('/') ? kindTargets([pod], base) : kindTargets(['pods', pod], base)),
+      ...targets.map((target) =>
+        apiServerService.test(target)
+          ? kubernetesResource({ ...base, allNamespaces: true })
+          : target,
+      ),
     ];
   }
   if (verb === 'cp') {
