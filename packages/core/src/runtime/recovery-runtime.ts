@@ -1,5 +1,6 @@
 import { createClassifier } from '../classify/index.js';
 import { systemClock, systemRandom } from '../clock.js';
+import { InvalidOptionsError } from '../errors.js';
 import {
   boundKey,
   deriveIdempotencyKey,
@@ -16,8 +17,16 @@ import {
 } from '../policy/decide-recovery.js';
 import { failureFingerprint } from '../policy/fingerprint.js';
 import { createRetryBudget, type RetryBudget } from '../policy/retry-budget.js';
-import { createScopeGuard, everything, findCoveringDenial } from '../scope/index.js';
+import { createScopeGuard, everything } from '../scope/index.js';
 import type { Classification, Decision } from '../types.js';
+import {
+  type ApprovalAnswer,
+  type ApprovalCall,
+  type ApprovalRequest,
+  createApprovalGate,
+} from './approval.js';
+import { type BlockCheck, checkCall, findBlock } from './approval-check.js';
+import { type AccessGrant, createGrantBook } from './approval-grants.js';
 import { callModelWithRecovery, type ModelCallResult } from './call-model.js';
 import type { RecoveryEvent } from './events.js';
 import { executeCall } from './execute-call.js';
@@ -73,6 +82,18 @@ export interface RecoveryRuntime {
   /** Classifies an error with the run's recognisers. */
   classify(error: unknown, hints?: { sideEffects?: boolean | undefined }): Classification;
   outcome(): Outcome;
+  /** The checks `execute` makes before running a call, without running or recording it. */
+  checkBlocked(toolName: string, input: unknown): Promise<BlockCheck>;
+  /**
+   * An operator opens `resource` (and what lies below it) for this run, on every worker:
+   * earlier denials and scope rules no longer block it. `*` cannot be granted, and a tool
+   * without a `resource` function stays blocked (it touches everything).
+   */
+  grantAccess(grant: Omit<AccessGrant, 'at'>): Promise<void>;
+  /** A blocked call an operator may open: the request to show, or undefined (not blocked, or not grantable). */
+  requestApproval(call: ApprovalCall): Promise<ApprovalRequest | undefined>;
+  /** The operator's answer to `requestApproval`: approved grants what was escalated for that call. */
+  resolveApproval(answer: ApprovalAnswer): Promise<{ granted: string[] }>;
 }
 
 export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime {
@@ -90,6 +111,7 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
   const backoff = validateBackoff(options.retry ?? {});
   const repairBudget = options.repairBudget ?? defaultRepairBudget;
   let denials: Denial[] = [];
+  const grants = createGrantBook({ runId, ledger });
 
   const emit = (event: RecoveryEvent) => {
     try {
@@ -252,18 +274,19 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
     resources: string[] | undefined,
   ) => {
     if (state.terminal?.status === 'FAILED') return runStopped(request, key);
-    if (resources && !state.terminal) {
-      const verdict = guard.check(resources, policy.capability);
-      if (!verdict.allowed) {
-        // Not remembered as a denial: the rules are checked on every call anyway, and a
-        // call wider than a rule (all of github.com) must not close what the rule allows.
-        return block(request, key, verdict.resource, verdict.reason, undefined);
-      }
-    }
     const known = await refreshDenials();
-    // Name the denied resource the call reaches (a tool without `resource` reaches all).
-    const covering = resources ? findCoveringDenial(resources, known) : known[0];
-    if (covering) return block(request, key, covering.resource, 'DENIED_EARLIER', undefined);
+    // Scope refusals are not remembered as denials: the rules are checked on every call
+    // anyway, and a call wider than a rule (all of github.com) must not close what the
+    // rule allows. Operator grants lift both (see findBlock).
+    const found = await findBlock({
+      resources,
+      capability: policy.capability,
+      guard,
+      denials: known,
+      grants,
+      checkScope: !state.terminal,
+    });
+    if (found) return block(request, key, found.resource, found.reason, undefined);
     if (!state.terminal && onDenial === 'stop' && known.length > 0) {
       stop('BLOCKED', 'AUTHORIZATION_DENIED', known[0]!.tool); // denied on another worker
     }
@@ -271,10 +294,62 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
     return undefined;
   };
 
+  const checkBlocked = async (toolName: string, input: unknown): Promise<BlockCheck> => {
+    const stoppedCheck = { blocked: true, resource: '(run stopped)', reason: 'RUN_STOPPED' };
+    if (state.terminal?.status === 'FAILED')
+      return { ...stoppedCheck, grantable: false, resources: [] };
+    const policy = policyFor(toolName);
+    const check = await checkCall({
+      resources: resourcesOf(policy, input),
+      capability: policy.capability,
+      guard,
+      denials: await refreshDenials(),
+      grants,
+      checkScope: !state.terminal,
+      stopped: state.terminal !== undefined,
+    });
+    if (check.blocked || !state.terminal) return check;
+    return { ...stoppedCheck, grantable: false, resources: [] };
+  };
+  const approvals = createApprovalGate({
+    runId,
+    ledger,
+    grants,
+    state,
+    now: () => clock.now(),
+    check: checkBlocked,
+    onBlocked: (call, resource, reason) =>
+      emit({
+        type: 'call.blocked',
+        input: call.input,
+        runId,
+        tool: call.toolName,
+        toolCallId: call.toolCallId,
+        idempotencyKey: deriveIdempotencyKey({ runId, toolName: call.toolName, input: call.input }),
+        resource,
+        reason,
+        at: clock.now(),
+      }),
+  });
+
   return {
     runId,
     ledger,
     policyFor,
+    checkBlocked,
+    async grantAccess(grant) {
+      const resource = typeof grant.resource === 'string' ? grant.resource.trim() : '';
+      if (resource === '' || resource === everything)
+        throw new InvalidOptionsError(
+          'grant.resource',
+          'must name one resource; `*` cannot be granted',
+        );
+      if (typeof grant.grantedBy !== 'string' || grant.grantedBy.trim() === '')
+        throw new InvalidOptionsError('grant.grantedBy', 'must name who granted access');
+      await grants.add({ ...grant, resource, at: clock.now() });
+    },
+    requestApproval: (call) => approvals.request(call),
+    resolveApproval: (answer) => approvals.resolve(answer),
     async execute(request) {
       const policy = policyFor(request.toolName);
       const inputHash = payloadHash(request.input);
