@@ -68,3 +68,6 @@ const files = writeReport(results, output);
 log(
   `wrote ${files.length} files to ${output} in ${Math.round((performance.now() - started) / 1000)} s`,
 );
+// The stores: claims per second next to each store's raw conditional write (writes
+// report/stores.md and stores.json; report-quick/ with --quick).
+await import('./stores/run.js');

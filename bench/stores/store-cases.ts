@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import type { Ledger } from '@recourse/core';
@@ -8,6 +7,7 @@ import { SqliteLedger } from '@recourse/core/sqlite';
 import { PostgresLedger } from '@recourse/store-postgres';
 import { RedisLedger } from '@recourse/store-redis';
 import { Redis } from 'ioredis';
+import pg from 'pg';
 
 /**
  * One store under test: `clients` ledgers (one connection each where the store has
@@ -86,16 +86,6 @@ export function openRedisCase(url: string, clients: number): StoreCase {
     },
   };
 }
-
-interface RawPool {
-  query(text: string, values?: unknown[]): Promise<{ rowCount: number | null }>;
-  end(): Promise<void>;
-}
-
-// bench/ has no @types/pg (a devDependency to add); the pool is used through this narrow shape.
-const pg = createRequire(import.meta.url)('pg') as {
-  Pool: new (options: { connectionString: string; max: number }) => RawPool;
-};
 
 export async function openPostgresCase(
   connectionString: string,

@@ -53,7 +53,7 @@ function startWorker(script: string, path: string, worker: number, keyCount: num
     [
       '--import',
       'tsx',
-      '--conditions=source',
+      '--conditions=recourse-source',
       script,
       ledgerModule,
       path,
