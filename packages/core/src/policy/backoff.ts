@@ -6,7 +6,7 @@ export interface BackoffOptions {
   baseDelayMs?: number | undefined;
   /** Growth per attempt. Default 4: 200 ms, 800 ms, 3200 ms before jitter. */
   factor?: number | undefined;
-  /** No computed delay exceeds this, and a server hint beyond it means "not now". Default 30 s. */
+  /** No computed delay exceeds this, and a server hint beyond it means "not now". Default 60 s. */
   maxDelayMs?: number | undefined;
 }
 
@@ -21,7 +21,7 @@ export type BackoffResult =
   | { retry: true; delayMs: number }
   | { retry: false; reason: 'RETRY_AFTER_TOO_LONG'; retryAfterMs: number };
 
-export const defaultBackoff = { baseDelayMs: 200, factor: 4, maxDelayMs: 30_000 } as const;
+export const defaultBackoff = { baseDelayMs: 200, factor: 4, maxDelayMs: 60_000 } as const;
 
 export function validateBackoff(options: BackoffOptions, field = 'retry'): ResolvedBackoff {
   const resolved: ResolvedBackoff = {

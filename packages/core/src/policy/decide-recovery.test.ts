@@ -215,3 +215,32 @@ describe("the seed's retry matrix (seed 004)", () => {
     );
   });
 });
+
+describe('Retry-After at the edges of the cap', () => {
+  const transient = (retryAfterMs: number): DecisionState => ({
+    tool: 'search',
+    failureClass: 'TRANSIENT',
+    sideEffects: false,
+    attempts: 1,
+    repairAttempts: 0,
+    retryAfterMs,
+  });
+
+  it('honours a common 60 s rate-limit hint', () => {
+    const decision = decideRecovery(transient(60_000));
+    expect(decision.action).toBe('RETRY');
+    expect(decision.delayMs).toBeGreaterThanOrEqual(60_000);
+  });
+
+  it('does not sleep silently through a 10-minute hint', () => {
+    expect(decideRecovery(transient(600_001))).toMatchObject({
+      action: 'ABORT',
+      code: 'RETRY_AFTER_TOO_LONG',
+    });
+  });
+
+  it('a caller that accepts longer waits raises the cap', () => {
+    const decision = decideRecovery(transient(600_000), { backoff: { maxDelayMs: 900_000 } });
+    expect(decision.delayMs).toBeGreaterThanOrEqual(600_000);
+  });
+});
