@@ -18,8 +18,31 @@ describe('createScopeGuard', () => {
       reason: 'SCOPE_DENY',
     });
     expect(guard.check(['https://github.com/acme/secret-2'])).toEqual({ allowed: true });
-    // A call that may reach all of GitHub may reach the denied repository.
-    expect(guard.check(['https://github.com']).allowed).toBe(false);
+    // A call that may reach all of GitHub may reach the denied repository; the verdict names
+    // the repository, not all of GitHub.
+    expect(guard.check(['https://github.com'])).toEqual({
+      allowed: false,
+      resource: 'https://github.com/acme/secret',
+      rule: 'https://github.com/ACME/Secret',
+      reason: 'SCOPE_DENY',
+    });
+    expect(guard.check(['*'])).toMatchObject({ resource: 'https://github.com/acme/secret' });
+  });
+
+  it('names the static part of a glob rule when the call is wider than it', () => {
+    const guard = createScopeGuard({ deny: ['https://github.com/acme/secret-*/**'] });
+    expect(guard.check(['https://github.com'])).toMatchObject({
+      allowed: false,
+      resource: 'https://github.com/acme',
+    });
+    expect(guard.check(['https://github.com/acme/secret-1/x'])).toMatchObject({
+      allowed: false,
+      resource: 'https://github.com/acme/secret-1/x',
+    });
+    // No static part to name: the call's own reach.
+    expect(createScopeGuard({ deny: ['payment:*'] }).check(['*'])).toMatchObject({
+      resource: '*',
+    });
   });
 
   it('matches globs on the resource and its ancestors', () => {

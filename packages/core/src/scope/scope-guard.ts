@@ -91,6 +91,16 @@ function denies(rule: Rule, resource: string): boolean {
 }
 
 /**
+ * What the verdict names: the resource itself when the rule covers it; when the call is
+ * wider than the rule (all of GitHub against one denied repository), the rule's resource,
+ * so that the block names what is closed rather than everything the call might reach.
+ */
+function deniedPart(rule: Rule, resource: string): string {
+  if (rule.matches(resource) && resource !== everything) return resource;
+  return rule.base ?? resource;
+}
+
+/**
  * Static allow/deny rules (picomatch globs) over canonical resources and capabilities.
  * Deny wins; with an allow list, anything not allowed is blocked; the unknown reach `*` is
  * blocked whenever any rule exists. Invalid patterns throw `InvalidOptionsError`.
@@ -122,7 +132,7 @@ export function createScopeGuard(guardOptions: ScopeGuardOptions = {}): ScopeGua
         const denied = denyResources.find(
           (rule) => resource === everything || denies(rule, resource),
         );
-        if (denied) return blocked(resource, denied.text, 'SCOPE_DENY');
+        if (denied) return blocked(deniedPart(denied, resource), denied.text, 'SCOPE_DENY');
       }
       if (allowResources.length === 0) return { allowed: true };
       for (const resource of resources) {
