@@ -104,9 +104,10 @@ export function createApprovalGate(options: ApprovalGateOptions): ApprovalGate {
         escalated.set(answer.toolCallId, mine); // escalated on another worker
       answered.add(answer.toolCallId);
       if (!answer.approved) {
-        relabel(answer, 'APPROVAL_REQUESTED', 'APPROVAL_DECLINED');
         const names = (escalated.get(answer.toolCallId) ?? mine).join(', ');
-        state.guidance = `The operator declined access to ${names || 'the blocked resource'}. This route is closed, and so is every other route to the same resource: do not try another tool, command, endpoint or credential for it. Continue with what remains, or report that it cannot be done.`;
+        if (names === '') return { granted: [] }; // not ours: an approval the app asked for itself
+        relabel(answer, 'APPROVAL_REQUESTED', 'APPROVAL_DECLINED');
+        state.guidance = `The operator declined access to ${names}. This route is closed, and so is every other route to the same resource: do not try another tool, command, endpoint or credential for it. Continue with what remains, or report that it cannot be done.`;
         return { granted: [] };
       }
       for (const resource of mine) {
