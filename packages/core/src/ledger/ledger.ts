@@ -15,6 +15,12 @@ export interface Ledger {
   readonly name: string;
 
   /**
+   * The store's default lease in milliseconds (its `leaseMs` option), so that a claimer
+   * knows how often to renew. Stores that omit it are assumed to use `defaultLeaseMs`.
+   */
+  readonly leaseMs?: number | undefined;
+
+  /**
    * Claims `key` before executing a write. Atomic: of any number of concurrent claims of
    * one key (in one process or many), exactly one gets `acquired`.
    *
@@ -34,6 +40,18 @@ export interface Ledger {
    * `token` is not the current claim's (a newer claimer owns the key: fencing).
    */
   complete(key: string, token: string, result: JsonValue): Promise<void>;
+
+  /**
+   * Extends the lease of an `in_flight` claim held by `token` to now + `leaseMs` (the
+   * store's `leaseMs` when omitted): the heartbeat of a claimer whose write runs longer
+   * than a lease, so that no other worker takes the key over while it is still working.
+   * Returns false and changes nothing when `token` is not the current claim's (taken
+   * over: fencing) or the record is not in flight (completed, uncertain, released). A
+   * lease that ran out but was not taken over yet is renewed, as `complete` still
+   * succeeds then. Optional, so that older third-party stores still type-check; without
+   * it, leases are never renewed.
+   */
+  renew?(key: string, token: string, leaseMs?: number | undefined): Promise<boolean>;
 
   /**
    * Gives up a claim whose attempt provably changed nothing: the key becomes free again.

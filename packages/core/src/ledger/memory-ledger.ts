@@ -15,6 +15,7 @@ import {
   planComplete,
   planMarkUncertain,
   planRelease,
+  planRenew,
   type StoredRecord,
   toLedgerRecord,
 } from './record-rules.js';
@@ -37,6 +38,11 @@ export class MemoryLedger implements Ledger {
 
   constructor(options?: LedgerOptions) {
     this.#options = resolveLedgerOptions(options);
+  }
+
+  /** The default lease of a claim, in milliseconds. */
+  get leaseMs(): number {
+    return this.#options.leaseMs;
   }
 
   /** How many records are held, including ones past retention not yet swept. */
@@ -62,6 +68,13 @@ export class MemoryLedger implements Ledger {
     const next = planComplete(this.#records.get(key), token, this.#now(), structuredClone(result));
     if (!next) throw new LeaseLostError(key);
     this.#records.set(key, next);
+  }
+
+  async renew(key: string, token: string, leaseMs?: number | undefined): Promise<boolean> {
+    const next = planRenew(this.#records.get(key), token, this.#now(), this.#options, leaseMs);
+    if (!next) return false;
+    this.#records.set(key, next);
+    return true;
   }
 
   async release(key: string, token: string): Promise<boolean> {

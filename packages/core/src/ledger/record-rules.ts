@@ -49,13 +49,7 @@ export function planClaim(
   timings: RecordTimings,
   token: string,
 ): ClaimPlan {
-  const leaseMs = request.leaseMs ?? timings.leaseMs;
-  if (!Number.isFinite(leaseMs) || leaseMs <= 0) {
-    throw new InvalidOptionsError(
-      'leaseMs',
-      `must be a positive number of milliseconds, got ${leaseMs}`,
-    );
-  }
+  const leaseMs = resolveLeaseMs(request.leaseMs, timings);
   const current = stored && !isPastRetention(stored, now, timings.retentionMs) ? stored : undefined;
   if (current && current.payloadHash !== request.payloadHash) {
     return { result: { status: 'conflict' } };
@@ -108,6 +102,36 @@ export function planComplete(
     inDoubt: false,
     updatedAt: now,
   };
+}
+
+/**
+ * The record with its lease extended to now + `leaseMs`, or undefined when `token` does
+ * not hold an in-flight claim of the key (taken over, completed, uncertain, released or
+ * past retention): then nothing changes.
+ */
+export function planRenew(
+  stored: StoredRecord | undefined,
+  token: string,
+  now: number,
+  timings: RecordTimings,
+  leaseMs?: number | undefined,
+): StoredRecord | undefined {
+  const renewedMs = resolveLeaseMs(leaseMs, timings);
+  if (!stored || stored.token !== token || stored.state !== 'in_flight') return undefined;
+  if (isPastRetention(stored, now, timings.retentionMs)) return undefined;
+  return { ...stored, leaseExpiresAt: now + renewedMs, updatedAt: now };
+}
+
+/** A per-call lease, or the store's; rejects nonsense naming the field. */
+export function resolveLeaseMs(leaseMs: number | undefined, timings: RecordTimings): number {
+  const resolved = leaseMs ?? timings.leaseMs;
+  if (typeof resolved !== 'number' || !Number.isFinite(resolved) || resolved <= 0) {
+    throw new InvalidOptionsError(
+      'leaseMs',
+      `must be a positive number of milliseconds, got ${resolved}`,
+    );
+  }
+  return resolved;
 }
 
 /** `null` frees the key; a record puts an in-doubt key back to `uncertain`. */

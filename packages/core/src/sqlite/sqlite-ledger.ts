@@ -15,6 +15,7 @@ import {
   planComplete,
   planMarkUncertain,
   planRelease,
+  planRenew,
   type StoredRecord,
   toLedgerRecord,
 } from '../ledger/record-rules.js';
@@ -90,6 +91,11 @@ export class SqliteLedger implements Ledger {
     }
   }
 
+  /** The default lease of a claim, in milliseconds. */
+  get leaseMs(): number {
+    return this.#options.leaseMs;
+  }
+
   async claim(request: ClaimRequest): Promise<ClaimResult> {
     return this.#transaction('claim', () => {
       if (++this.#claimsSincePurge >= purgeEvery) this.#purge();
@@ -107,6 +113,14 @@ export class SqliteLedger implements Ledger {
       return next !== undefined;
     });
     if (!completed) throw new LeaseLostError(key);
+  }
+
+  async renew(key: string, token: string, leaseMs?: number | undefined): Promise<boolean> {
+    return this.#transaction('renew', () => {
+      const next = planRenew(this.#read(key), token, this.#now(), this.#options, leaseMs);
+      if (next) this.#write(next);
+      return next !== undefined;
+    });
   }
 
   async release(key: string, token: string): Promise<boolean> {

@@ -3,6 +3,7 @@ import type { Ledger } from '../ledger/ledger.js';
 import { createFakeClock, type FakeClock } from './fake-clock.js';
 import { describeClaimContract } from './ledger-contract-claims.js';
 import { describeConcurrencyContract } from './ledger-contract-concurrency.js';
+import { describeRenewalContract } from './ledger-contract-renewal.js';
 import { describeRunStateContract } from './ledger-contract-run-state.js';
 
 export interface LedgerFactoryContext {
@@ -103,6 +104,7 @@ export function describeLedgerContract(
     });
 
     describeClaimContract(harness);
+    describeRenewalContract(harness);
     describeRunStateContract(harness);
     describeConcurrencyContract(harness, { concurrency });
   });
