@@ -67,6 +67,13 @@ export {
   type RetryBudget,
   type RetryBudgetOptions,
 } from './policy/retry-budget.js';
+export type {
+  ApprovalAnswer,
+  ApprovalCall,
+  ApprovalRequest,
+} from './runtime/approval.js';
+export type { BlockCheck } from './runtime/approval-check.js';
+export type { AccessGrant } from './runtime/approval-grants.js';
 export {
   type CallContext,
   callContext,
