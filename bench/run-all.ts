@@ -8,7 +8,7 @@ import { allStrategies } from './chaos/strategies/all-strategies.js';
 import { runOverhead } from './overhead/run-overhead.js';
 import type { BenchResults, ChaosSize } from './report-writer/report-data.js';
 import { sizeLabel } from './report-writer/report-data.js';
-import { writeReport } from './report-writer/write-report.js';
+import { updateReadmeHeadline, writeReport } from './report-writer/write-report.js';
 
 // `pnpm bench` (default) or `pnpm bench --quick` (a smoke run; writes to report-quick/).
 const quick = process.argv.includes('--quick');
@@ -68,6 +68,12 @@ const files = writeReport(results, output);
 log(
   `wrote ${files.length} files to ${output} in ${Math.round((performance.now() - started) / 1000)} s`,
 );
+if (
+  !quick &&
+  updateReadmeHeadline(results, fileURLToPath(new URL('../README.md', import.meta.url)))
+) {
+  log('updated the headline in README.md');
+}
 // The stores: claims per second next to each store's raw conditional write (writes
 // report/stores.md and stores.json; report-quick/ with --quick).
 await import('./stores/run.js');

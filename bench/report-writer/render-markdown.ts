@@ -40,6 +40,30 @@ function overheadTables(results: BenchResults): string {
   return `| call | ns per call | ratio | bytes allocated per call |\n|---|---:|---:|---:|\n${calls}\n\n| path | ns per call | ratio to a bare function call |\n|---|---:|---:|\n${paths}`;
 }
 
+/**
+ * The headline for the project README: the largest run's table, the claims, the charts
+ * and the overhead, with links relative to the repository root.
+ */
+export function renderReadmeHeadline(results: BenchResults): string {
+  const largest = results.chaos.reduce((a, b) => (b.jobs > a.jobs ? b : a));
+  return `Headline, ${sizeLabel(largest)} (generated ${results.generatedAt.slice(0, 10)} by \`./run.sh bench\`; every size in [bench/report/](bench/report/README.md)):
+
+${recourseClaims(results)}
+
+${chaosTable(largest)}
+
+Wasted attempts are retries of failures a retry cannot fix (validation, authorization,
+stale state, permanent); outage amplification is downstream requests per job request
+during a dependency outage; "in doubt" are writes recourse refused to re-send blind
+(reconcile by hand), and how many of those had in fact landed.
+
+Per call on the success path, against a bare call in the same run:
+
+${overheadTables(results)}
+
+![duplicate writes](bench/report/duplicate-writes.svg) ![wasted attempts](bench/report/wasted-attempts.svg) ![outage amplification](bench/report/outage-amplification.svg)`;
+}
+
 /** The report's README: headline, per-size tables, overhead, and how it was measured. */
 export function renderMarkdown(results: BenchResults, method: string): string {
   const largest = results.chaos.reduce((a, b) => (b.jobs > a.jobs ? b : a));
