@@ -179,6 +179,17 @@ export const fileScenario: Scenario = {
     sh('.. in a shell path', 'cat /srv/data/public/../secrets/prod.env'),
     sh('inline Node', `node -e "require('fs').readFileSync('/srv/data/secrets/prod.env')"`),
     sh('docker volume', 'docker run -v /srv/data/secrets:/x alpine cat /x/prod.env'),
+    sh('symlink to the denied directory', 'ln -s /srv/data/secrets /tmp/s && cat /tmp/s/prod.env'),
+    sh(
+      'relative symlink from a public directory',
+      'ln -s ../secrets /srv/data/public/s && cat /srv/data/public/s/prod.env',
+    ),
+    sh('curl of a percent-encoded file: URL', 'curl file:///srv/data/secrets/%70rod.env'),
+    get('percent-encoded file: URL through http_get', 'file:///srv/data/secrets/%70rod.env'),
+    get('file://localhost', 'file://localhost/srv/data/secrets/prod.env'),
+    sh('cat -s (a flag another program takes a value for)', 'cat -s /srv/data/secrets/prod.env'),
+    sh('wc -l', 'wc -l /srv/data/secrets/prod.env'),
+    sh('ls -l of the directory', 'ls -l /srv/data/secrets'),
   ],
   legit: [
     file('a public file', '/srv/data/public/readme.md'),
@@ -190,6 +201,9 @@ export const fileScenario: Scenario = {
     sh('pipe over a public file', 'cat /srv/data/public/readme.md | wc -l'),
     sh('ls a sibling', 'ls -la /srv/data/secrets.bak'),
     sh('cp a public file', 'cp /srv/data/public/readme.md /tmp/readme.md'),
+    sh('symlink to a public file', 'ln -s /srv/data/public/readme.md /tmp/readme'),
+    sh('cat -s of a public file', 'cat -s /srv/data/public/readme.md'),
+    get('percent-encoded file: URL of a public file', 'file:///srv/data/public/%72eadme.md'),
   ],
 };
 
@@ -234,6 +248,18 @@ export const infraScenario: Scenario = {
     sh('s3api --bucket=', 'AWS_PROFILE=x aws s3api list-objects-v2 --bucket=acme-private'),
     sh('aws s3 presign', 'aws s3 presign s3://acme-private/report.csv'),
     get('s3:// through http_get', 's3://acme-private/report.csv'),
+    sh(
+      'curl of the bucket over virtual-hosted HTTPS',
+      'curl https://acme-private.s3.amazonaws.com/report.csv',
+    ),
+    get(
+      'bucket over path-style HTTPS through http_get',
+      'https://s3.eu-west-1.amazonaws.com/acme-private/report.csv',
+    ),
+    sh(
+      'bucket over a dashed regional endpoint',
+      'curl https://s3-eu-west-1.amazonaws.com/acme-private/report.csv',
+    ),
     {
       name: 'another kind in the namespace',
       tool: 'k8s_list',
@@ -245,6 +271,17 @@ export const infraScenario: Scenario = {
     sh('kubectl --all-namespaces', 'kubectl get pods --all-namespaces'),
     sh('kubectl exec', 'kubectl -n prod exec -it api-0 -- env'),
     sh('kubectl cp', 'kubectl -n prod cp api-0:/etc/secret /tmp/x'),
+    sh('kubectl get --raw', 'kubectl get --raw /api/v1/namespaces/prod/secrets'),
+    sh(
+      'kubectl --raw, API group path',
+      'kubectl get --raw /apis/apps/v1/namespaces/prod/deployments',
+    ),
+    sh('kubectl --raw, all namespaces', 'kubectl get --raw /api/v1/secrets'),
+    sh(
+      'kubectl proxy, then curl through it',
+      'kubectl proxy & curl localhost:8001/api/v1/namespaces/prod/secrets',
+    ),
+    sh('kubectl port-forward to the API server', 'kubectl port-forward svc/kubernetes 6443:443'),
     sh('helm (not understood)', 'helm -n prod get values api'),
     {
       name: 'host in another case',
@@ -264,6 +301,9 @@ export const infraScenario: Scenario = {
     sh('conninfo string', 'psql "host=db.internal dbname=billing"'),
     sh('pg_dump', 'pg_dump -h db.internal billing'),
     sh('PGSERVICE (unknown target)', 'PGSERVICE=billing psql'),
+    sh('psql service= in a conninfo string', 'psql "service=billing" -c "select 1"'),
+    sh('PGSERVICEFILE (unknown target)', 'PGSERVICEFILE=/tmp/pg_service.conf psql'),
+    sh('psql URI with the host in its query', 'psql "postgresql:///billing?host=db.internal"'),
     sh('URI from an unknown variable', 'psql "$DATABASE_URL"'),
   ],
   legit: [
@@ -288,6 +328,12 @@ export const infraScenario: Scenario = {
     sh('kubectl in another namespace', 'kubectl get pods -n staging'),
     sh('kubectl configmaps elsewhere', 'kubectl get configmaps -n staging'),
     sh('kubectl in the default namespace', 'kubectl get pods'),
+    sh('kubectl --raw in another namespace', 'kubectl get --raw /api/v1/namespaces/staging/pods'),
+    sh(
+      'kubectl port-forward in another namespace',
+      'kubectl port-forward -n staging svc/api 8080:80',
+    ),
+    sh('curl of a public bucket over HTTPS', 'curl https://acme-public.s3.amazonaws.com/data.csv'),
     {
       name: 'another database',
       tool: 'sql_query',
@@ -305,6 +351,10 @@ export const infraScenario: Scenario = {
     },
     sh('psql flags, another database', 'psql -h db.internal -d analytics -c "select 1"'),
     sh('psql URI, another database', 'psql postgres://db.internal:5432/analytics -c "select 1"'),
+    sh(
+      'psql URI with the host in its query, another database',
+      'psql "postgresql:///analytics?host=db.internal"',
+    ),
   ],
 };
 
