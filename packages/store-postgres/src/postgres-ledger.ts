@@ -61,6 +61,11 @@ export class PostgresLedger implements Ledger {
     this.#pool = options.pool ?? createOwnedPool(options.connectionString);
   }
 
+  /** The default lease of a claim, in milliseconds. */
+  get leaseMs(): number {
+    return this.#timings.leaseMs;
+  }
+
   /** Creates the tables now instead of on first use. Safe to call from many processes. */
   async migrate(): Promise<void> {
     this.#ready ??= createTables(this.#pool, this.#names, this.#schema).catch((error: unknown) => {
@@ -117,6 +122,20 @@ export class PostgresLedger implements Ledger {
     if (updated.rowCount) return;
     const done = await this.#query(this.#sql.isCompletedBy, [key, token]);
     if (!done.rowCount) throw new LeaseLostError(key);
+  }
+
+  async renew(key: string, token: string, leaseMs?: number | undefined): Promise<boolean> {
+    const renewedMs = leaseMs ?? this.#timings.leaseMs;
+    checkPositive('leaseMs', renewedMs);
+    const now = this.#now();
+    const renewed = await this.#query(this.#sql.renew, [
+      key,
+      token,
+      now,
+      now + renewedMs,
+      this.#timings.retentionMs,
+    ]);
+    return Boolean(renewed.rowCount);
   }
 
   async release(key: string, token: string): Promise<boolean> {

@@ -14,6 +14,11 @@ export interface LedgerStatements {
   complete: string;
   /** $1 key, $2 token. Zero rows when the token lost the key or never had it. */
   isCompletedBy: string;
+  /**
+   * $1 key, $2 token, $3 now, $4 lease end, $5 retention ms. Extends the token's in-flight
+   * lease; zero rows when the token lost the key, it is not in flight or past retention.
+   */
+  renew: string;
   /** $1 key, $2 token. Frees a key nobody doubts. */
   releaseFree: string;
   /** $1 key, $2 token, $3 now. Puts an in-doubt key back to uncertain. */
@@ -65,6 +70,9 @@ export function createStatements(names: TableNames): LedgerStatements {
         updated_at = $4::bigint
       WHERE key = $1 AND token = $2 AND state <> 'completed'`,
     isCompletedBy: `SELECT 1 FROM ${records} WHERE key = $1 AND token = $2 AND state = 'completed'`,
+    renew: `UPDATE ${records} SET lease_expires_at = $4::bigint, updated_at = $3::bigint
+      WHERE key = $1 AND token = $2 AND state = 'in_flight'
+        AND $3::float8 < COALESCE(lease_expires_at, updated_at)::float8 + $5::float8`,
     releaseFree: `DELETE FROM ${records}
       WHERE key = $1 AND token = $2 AND state = 'in_flight' AND NOT in_doubt`,
     releaseDoubtful: `UPDATE ${records} SET state = 'uncertain', lease_expires_at = NULL,

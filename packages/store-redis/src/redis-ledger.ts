@@ -44,6 +44,11 @@ export class RedisLedger implements Ledger {
     this.#scripts = defineScripts(this.#client);
   }
 
+  /** The default lease of a claim, in milliseconds. */
+  get leaseMs(): number {
+    return this.#timings.leaseMs;
+  }
+
   async claim(request: ClaimRequest): Promise<ClaimResult> {
     const leaseMs = request.leaseMs ?? this.#timings.leaseMs;
     checkPositive('leaseMs', leaseMs);
@@ -75,6 +80,23 @@ export class RedisLedger implements Ledger {
       this.#scripts.complete(this.#recordKey(key), token, text, String(this.#now()), this.#ttl()),
     );
     if (Number(ok) !== 1) throw new LeaseLostError(key);
+  }
+
+  async renew(key: string, token: string, leaseMs?: number | undefined): Promise<boolean> {
+    const renewedMs = leaseMs ?? this.#timings.leaseMs;
+    checkPositive('leaseMs', renewedMs);
+    const now = this.#now();
+    const ok = await this.#run(() =>
+      this.#scripts.renew(
+        this.#recordKey(key),
+        token,
+        String(now),
+        String(now + renewedMs),
+        String(this.#timings.retentionMs),
+        String(this.#ttlMs(renewedMs)),
+      ),
+    );
+    return Number(ok) === 1;
   }
 
   async release(key: string, token: string): Promise<boolean> {

@@ -6,6 +6,7 @@ import {
   incrementScript,
   markUncertainScript,
   releaseScript,
+  renewScript,
 } from './redis-scripts.js';
 
 type ScriptCall = (...args: string[]) => Promise<unknown>;
@@ -14,6 +15,7 @@ export interface LedgerScripts {
   claim: ScriptCall;
   complete: ScriptCall;
   release: ScriptCall;
+  renew: ScriptCall;
   markUncertain: ScriptCall;
   increment: ScriptCall;
   addDenial: ScriptCall;
@@ -23,6 +25,7 @@ const definitions = {
   claim: { name: 'recourseLedgerClaim', numberOfKeys: 2, lua: claimScript },
   complete: { name: 'recourseLedgerComplete', numberOfKeys: 1, lua: completeScript },
   release: { name: 'recourseLedgerRelease', numberOfKeys: 1, lua: releaseScript },
+  renew: { name: 'recourseLedgerRenew', numberOfKeys: 1, lua: renewScript },
   markUncertain: { name: 'recourseLedgerMarkUncertain', numberOfKeys: 1, lua: markUncertainScript },
   increment: { name: 'recourseLedgerIncrement', numberOfKeys: 1, lua: incrementScript },
   addDenial: { name: 'recourseLedgerAddDenial', numberOfKeys: 2, lua: addDenialScript },
@@ -50,6 +53,7 @@ export function defineScripts(client: Redis): LedgerScripts {
     claim: bind(definitions.claim),
     complete: bind(definitions.complete),
     release: bind(definitions.release),
+    renew: bind(definitions.renew),
     markUncertain: bind(definitions.markUncertain),
     increment: bind(definitions.increment),
     addDenial: bind(definitions.addDenial),

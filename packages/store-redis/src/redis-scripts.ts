@@ -1,6 +1,6 @@
 /**
  * Lua scripts that port the core's record rules (`planClaim`, `planComplete`,
- * `planRelease`, `planMarkUncertain` in `@recourse/core`'s record-rules) so that each
+ * `planRelease`, `planMarkUncertain`, `planRenew` in `@recourse/core`'s record-rules) so that each
  * read-decide-write runs atomically inside Redis. Times come from the caller's clock as
  * ARGV, never from the server, so that leases stay fake-clock testable.
  *
@@ -46,6 +46,21 @@ if f[2] == 'completed' then return 1 end
 redis.call('HSET', KEYS[1], 'state', 'completed', 'result', ARGV[2], 'updatedAt', ARGV[3], 'inDoubt', '0')
 redis.call('HDEL', KEYS[1], 'leaseExpiresAt', 'note')
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return 1
+`;
+
+/**
+ * KEYS: record. ARGV: token, now, leaseExpiresAt, retentionMs, ttlMs. Extends the lease of
+ * the token's in-flight claim (and the key's expiry with it); 0 when the token lost the
+ * key, the record is not in flight, or it is past retention.
+ */
+export const renewScript = `
+local f = redis.call('HMGET', KEYS[1], 'token', 'state', 'leaseExpiresAt', 'updatedAt')
+if f[1] ~= ARGV[1] or f[2] ~= 'in_flight' then return 0 end
+local since = tonumber(f[3] or f[4])
+if tonumber(ARGV[2]) >= since + tonumber(ARGV[4]) then return 0 end
+redis.call('HSET', KEYS[1], 'leaseExpiresAt', ARGV[3], 'updatedAt', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
 return 1
 `;
 
