@@ -7,6 +7,7 @@ import type { Classification, Decision, JsonValue } from '../types.js';
 import { acquireClaim, type HeldClaim } from './acquire-claim.js';
 import { runInCallContext } from './call-context.js';
 import type { RecoveryEvent } from './events.js';
+import { type LeaseHeartbeat, startLeaseHeartbeat } from './lease-heartbeat.js';
 import type { ToolPolicy } from './options.js';
 import { buildContract } from './recovery-contract.js';
 import type { ToolCallFailure, ToolCallRequest, ToolCallResult } from './recovery-runtime.js';
@@ -51,24 +52,30 @@ export async function executeCall(env: CallEnvironment): Promise<ToolCallResult>
   const dependency = policy.dependency ?? tool;
 
   let claim: HeldClaim | undefined;
+  let heartbeat: LeaseHeartbeat | undefined;
   let inDoubt = false;
   if (write) {
     const acquired = await acquireClaim(env);
     if (acquired.kind === 'done') return acquired.result;
     claim = acquired.claim;
     inDoubt = acquired.inDoubt;
+    // Renew the lease for as long as the claim is held (executes, backoffs, reconcile
+    // reads): a write slower than one lease must not be taken over while it still runs.
+    heartbeat = startLeaseHeartbeat({ ledger, key, token: claim.token, clock });
   }
   const settle = async (how: 'complete' | 'release' | 'uncertain', value?: () => JsonValue) => {
     if (!claim) return; // a read: nothing was claimed
     const held = claim;
     claim = undefined;
+    heartbeat?.stop();
     try {
       if (how === 'complete') await ledger.complete(key, held.token, value ? value() : null);
       else if (how === 'release') await ledger.release(key, held.token);
       else await ledger.markUncertain(key, held.token, `${tool}: outcome unknown`);
     } catch {
-      // Lease lost or store down: the record stays in flight, expires, and the next
-      // claimer sees `previous: 'expired'` and reconciles. Never a silent re-send.
+      // Lease lost (expected when `heartbeat.lost`: a renewal was refused, another
+      // worker owns the key) or store down: the record stays in flight, expires, and the
+      // next claimer sees `previous: 'expired'` and reconciles. Never a silent re-send.
     }
   };
 

@@ -3,7 +3,9 @@ import type { Ledger } from '../ledger/ledger.js';
 import { MemoryLedger } from '../ledger/memory-ledger.js';
 import { SqliteLedger } from '../sqlite/sqlite-ledger.js';
 import { createFakeClock } from '../testing/fake-clock.js';
+import { callContext } from './call-context.js';
 import { leaseRenewalIntervalMs, startLeaseHeartbeat } from './lease-heartbeat.js';
+import { createHarness, drive } from './runtime.test-harness.js';
 
 const hash = 'sha256:payload';
 
@@ -118,5 +120,58 @@ describe('leaseRenewalIntervalMs', () => {
     expect(leaseRenewalIntervalMs(new MemoryLedger({ leaseMs: 1_000 }))).toBe(333);
     expect(leaseRenewalIntervalMs(new MemoryLedger({ leaseMs: 2 }))).toBe(1);
     expect(leaseRenewalIntervalMs(withoutRenew(new MemoryLedger({ leaseMs: 900 })))).toBe(10_000);
+  });
+});
+
+describe('a write slower than its lease, on two workers sharing a ledger', () => {
+  const leaseMs = 1_000;
+
+  async function runTwoWorkers() {
+    const clock = createFakeClock(1_000_000);
+    const ledger = new MemoryLedger({ clock, leaseMs });
+    const delivered: string[] = [];
+    let executions = 0;
+    const policies = {
+      send_invoice: {
+        sideEffects: true,
+        // The downstream only shows the invoice once the slow send has finished.
+        reconcile: () => ({ happened: delivered.length > 0, result: 'sent' }),
+      },
+    };
+    const execute = async () => {
+      executions++;
+      await clock.sleep(leaseMs * 3);
+      delivered.push(callContext().idempotencyKey);
+      return 'sent';
+    };
+    const first = createHarness({ policies, inFlightWaitMs: leaseMs * 10 }, { ledger, clock });
+    const second = createHarness({ policies, inFlightWaitMs: leaseMs * 10 }, { ledger, clock });
+    const input = { invoiceId: 'inv-7' };
+    const results = await drive(
+      clock,
+      Promise.all([
+        first.runtime.execute({ toolName: 'send_invoice', toolCallId: 'a', input, execute }),
+        second.runtime.execute({ toolName: 'send_invoice', toolCallId: 'b', input, execute }),
+      ]),
+    );
+    return { results, executions, delivered, ledger, clock };
+  }
+
+  it('is not taken over while it runs: executed once, the other worker gets the stored result', async () => {
+    const { results, executions, delivered, clock } = await runTwoWorkers();
+    expect(executions).toBe(1);
+    expect(delivered).toHaveLength(1);
+    expect(results.map((r) => r.ok)).toEqual([true, true]);
+    expect(results.filter((r) => r.ok && r.deduplicated)).toHaveLength(1);
+    expect(results.find((r) => r.ok && r.deduplicated)).toMatchObject({ value: 'sent' });
+    // The heartbeat stopped with the write: no timer keeps ticking.
+    expect(clock.pending()).toBe(0);
+  });
+
+  it('renewed the lease at a third of leaseMs while the write ran', async () => {
+    const { clock } = await runTwoWorkers();
+    expect(
+      clock.sleeps.filter((ms) => ms === Math.floor(leaseMs / 3)).length,
+    ).toBeGreaterThanOrEqual(8);
   });
 });
