@@ -190,6 +190,13 @@ export const fileScenario: Scenario = {
     sh('cat -s (a flag another program takes a value for)', 'cat -s /srv/data/secrets/prod.env'),
     sh('wc -l', 'wc -l /srv/data/secrets/prod.env'),
     sh('ls -l of the directory', 'ls -l /srv/data/secrets'),
+    sh('awk system()', `awk 'BEGIN { system("cat /srv/data/secrets/prod.env") }'`),
+    sh(
+      'awk getline from the file',
+      `awk 'BEGIN { while ((getline l < "/srv/data/secrets/prod.env") > 0) print l }'`,
+    ),
+    sh('sed e command', "sed -n '1e cat /srv/data/secrets/prod.env' /dev/null"),
+    sh('sed r command', "sed 'r /srv/data/secrets/prod.env' /srv/data/public/readme.md"),
   ],
   legit: [
     file('a public file', '/srv/data/public/readme.md'),
@@ -203,6 +210,8 @@ export const fileScenario: Scenario = {
     sh('cp a public file', 'cp /srv/data/public/readme.md /tmp/readme.md'),
     sh('symlink to a public file', 'ln -s /srv/data/public/readme.md /tmp/readme'),
     sh('cat -s of a public file', 'cat -s /srv/data/public/readme.md'),
+    sh('sed over a public file', "sed -n 's/secret/public/p' /srv/data/public/readme.md"),
+    sh('awk over a public file', "awk -F: '$2 > 1 { print $1 }' /srv/data/public/readme.md"),
     get('percent-encoded file: URL of a public file', 'file:///srv/data/public/%72eadme.md'),
   ],
 };

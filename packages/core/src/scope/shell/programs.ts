@@ -1,4 +1,5 @@
 import type { Extractor } from './command-context.js';
+import { extractAwk, extractSed } from './extract-awk-sed.js';
 import { extractAws } from './extract-aws.js';
 import {
   createFileExtractor,
@@ -132,26 +133,8 @@ const table = new Map<string, Extractor>([
       fileOptions: ['-f', '--file'],
     }),
   ]),
-  [
-    'sed',
-    createFileExtractor({
-      short: 'efl',
-      long: ['expression', 'file', 'line-length'],
-      skipFirst: true,
-      unlessOptions: ['-e', '--expression', '-f', '--file'],
-      fileOptions: ['-f', '--file'],
-    }),
-  ],
-  ...['awk', 'gawk', 'mawk'].map((name): [string, Extractor] => [
-    name,
-    createFileExtractor({
-      short: 'Ffv',
-      long: ['field-separator', 'file', 'assign'],
-      skipFirst: true,
-      unlessOptions: ['-f', '--file'],
-      fileOptions: ['-f', '--file'],
-    }),
-  ]),
+  ['sed', extractSed],
+  ...['awk', 'gawk', 'mawk'].map((name): [string, Extractor] => [name, extractAwk]),
   ['jq', extractJq],
   ['yq', extractJq],
   ['find', extractFind],
