@@ -81,6 +81,12 @@ export {
   runInCallContext,
 } from './runtime/call-context.js';
 export type { EventListener, RecoveryEvent, RecoveryEventType } from './runtime/events.js';
+export {
+  type LeaseHeartbeat,
+  type LeaseHeartbeatOptions,
+  leaseRenewalIntervalMs,
+  startLeaseHeartbeat,
+} from './runtime/lease-heartbeat.js';
 export type {
   ReconcileResult,
   RecoveryOptions,
@@ -98,6 +104,7 @@ export {
   type ToolCallRequest,
   type ToolCallResult,
 } from './runtime/recovery-runtime.js';
+export type { SdkFailure } from './runtime/sdk-failure.js';
 export {
   canonicaliseResource,
   createScopeGuard,

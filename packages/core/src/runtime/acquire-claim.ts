@@ -1,7 +1,7 @@
 import type { Classification, Decision } from '../types.js';
-import type { CallEnvironment } from './execute-call.js';
+import type { CallEnvironment } from './call-scope.js';
 import { buildContract } from './recovery-contract.js';
-import type { ToolCallResult } from './recovery-runtime.js';
+import type { ToolCallResult } from './tool-call.js';
 
 export interface HeldClaim {
   token: string;

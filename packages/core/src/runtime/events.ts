@@ -36,6 +36,7 @@ export type RecoveryEvent =
   | (CallEventBase & { type: 'call.blocked'; resource: string; reason: string; input?: unknown })
   | (CallEventBase & { type: 'call.failed'; contract: RecoveryContract })
   | { type: 'denial.recorded'; runId: string; denial: Denial; at: number }
+  | { type: 'access.granted'; runId: string; resource: string; grantedBy: string; at: number }
   | { type: 'run.stopped'; runId: string; outcome: Outcome; at: number };
 
 export type RecoveryEventType = RecoveryEvent['type'];

@@ -223,3 +223,47 @@ describe('writes and the ledger', () => {
     });
   });
 });
+
+describe('writes that leave early', () => {
+  it('an abort during a replay backoff keeps the key in doubt (never released as untouched)', async () => {
+    const h = createHarness({ policies: { transfer: { sideEffects: true, idempotent: true } } });
+    const controller = new AbortController();
+    const reason = new DOMException('stopped by user', 'AbortError');
+    const pending = h.runtime.execute({
+      toolName: 'transfer',
+      toolCallId: 'a',
+      input: { amount: 5 },
+      signal: controller.signal,
+      execute: () => {
+        throw timeoutAfterWrite();
+      },
+    });
+    for (let i = 0; i < 5 && h.clock.pending() === 0; i++)
+      await new Promise((r) => setImmediate(r));
+    controller.abort(reason);
+    await expect(pending).rejects.toBe(reason);
+    const key = h.events.find((e) => e.type === 'call.started')?.idempotencyKey ?? '';
+    expect((await h.ledger.get(key))?.state).toBe('uncertain');
+  });
+
+  it('once a lease renewal is refused, the write is not sent again', async () => {
+    const ledger = new MemoryLedger({ clock: createFakeClock(0), leaseMs: 300 });
+    ledger.renew = async () => false; // another worker took the claim over
+    const clock = createFakeClock(0);
+    const h = createHarness(
+      { ledger, clock, policies: { charge: { sideEffects: true } } },
+      { clock },
+    );
+    let sends = 0;
+    const result = await h.run('charge', { n: 1 }, async () => {
+      sends++;
+      await clock.sleep(250); // long enough for a renewal to be attempted and refused
+      throw httpFailure(503);
+    });
+    expect(sends).toBe(1);
+    expect(result).toMatchObject({
+      ok: false,
+      contract: { code: 'LEASE_LOST', status: 'IN_FLIGHT', retry_same_action: false },
+    });
+  });
+});
