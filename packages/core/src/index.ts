@@ -43,6 +43,11 @@ export {
   type LedgerRecordState,
 } from './ledger/ledger.js';
 export { MemoryLedger } from './ledger/memory-ledger.js';
+export { resolveLeaseMs } from './ledger/record-rules.js';
+export {
+  type ResolvedLedgerOptions,
+  resolveLedgerOptions,
+} from './ledger/resolve-ledger-options.js';
 export {
   type BackoffOptions,
   type BackoffResult,

@@ -9,6 +9,9 @@ import {
   type Ledger,
   type LedgerRecord,
   LedgerUnavailableError,
+  type ResolvedLedgerOptions,
+  resolveLeaseMs,
+  resolveLedgerOptions,
 } from '@recourse/core';
 import { Pool, type QueryResultRow } from 'pg';
 import {
@@ -26,7 +29,6 @@ import {
 } from './postgres-ledger-options.js';
 import { createTableNames, createTables, type TableNames } from './postgres-schema.js';
 import { createStatements, type LedgerStatements } from './postgres-statements.js';
-import { checkPositive, resolveTimings, type Timings } from './resolve-timings.js';
 import { toLedgerError } from './to-ledger-error.js';
 
 // A claim that loses a race re-reads the row; the row can only move on so many times.
@@ -44,7 +46,7 @@ export class PostgresLedger implements Ledger {
   readonly name = 'postgres';
   readonly #pool: Pool;
   readonly #owned: boolean;
-  readonly #timings: Timings;
+  readonly #timings: ResolvedLedgerOptions;
   readonly #schema: string | undefined;
   readonly #names: TableNames;
   readonly #sql: LedgerStatements;
@@ -53,7 +55,7 @@ export class PostgresLedger implements Ledger {
 
   constructor(options: PostgresLedgerOptions) {
     validatePostgresTarget(options);
-    this.#timings = resolveTimings(options);
+    this.#timings = resolveLedgerOptions(options);
     this.#schema = options.schema;
     this.#names = createTableNames(options.table ?? defaultTable, options.schema);
     this.#sql = createStatements(this.#names);
@@ -90,8 +92,7 @@ export class PostgresLedger implements Ledger {
   }
 
   async claim(request: ClaimRequest): Promise<ClaimResult> {
-    const leaseMs = request.leaseMs ?? this.#timings.leaseMs;
-    checkPositive('leaseMs', leaseMs);
+    const leaseMs = resolveLeaseMs(request.leaseMs, this.#timings);
     if (++this.#claimsSinceSweep >= sweepEvery) {
       // Garbage collection only: a failed sweep must not fail the claim.
       await this.sweep().catch(() => 0);
@@ -125,8 +126,7 @@ export class PostgresLedger implements Ledger {
   }
 
   async renew(key: string, token: string, leaseMs?: number | undefined): Promise<boolean> {
-    const renewedMs = leaseMs ?? this.#timings.leaseMs;
-    checkPositive('leaseMs', renewedMs);
+    const renewedMs = resolveLeaseMs(leaseMs, this.#timings);
     const now = this.#now();
     const renewed = await this.#query(this.#sql.renew, [
       key,

@@ -7,6 +7,9 @@ import {
   LeaseLostError,
   type Ledger,
   type LedgerRecord,
+  type ResolvedLedgerOptions,
+  resolveLeaseMs,
+  resolveLedgerOptions,
 } from '@recourse/core';
 import { Redis } from 'ioredis';
 import { parseDenial, parseRecord, serializeDenial } from './redis-codec.js';
@@ -16,7 +19,6 @@ import {
   validateRedisTarget,
 } from './redis-ledger-options.js';
 import { defineScripts, type LedgerScripts } from './redis-scripts-define.js';
-import { checkPositive, resolveTimings, type Timings } from './resolve-timings.js';
 import { toLedgerError } from './to-ledger-error.js';
 
 // Redis expiry only collects garbage; retention itself is decided against the clock.
@@ -32,12 +34,12 @@ export class RedisLedger implements Ledger {
   readonly #client: Redis;
   readonly #owned: boolean;
   readonly #scripts: LedgerScripts;
-  readonly #timings: Timings;
+  readonly #timings: ResolvedLedgerOptions;
   readonly #prefix: string;
 
   constructor(options: RedisLedgerOptions) {
     validateRedisTarget(options);
-    this.#timings = resolveTimings(options);
+    this.#timings = resolveLedgerOptions(options);
     this.#prefix = options.keyPrefix ?? defaultKeyPrefix;
     this.#owned = options.client === undefined;
     this.#client = options.client ?? createOwnedClient(options.url);
@@ -50,8 +52,7 @@ export class RedisLedger implements Ledger {
   }
 
   async claim(request: ClaimRequest): Promise<ClaimResult> {
-    const leaseMs = request.leaseMs ?? this.#timings.leaseMs;
-    checkPositive('leaseMs', leaseMs);
+    const leaseMs = resolveLeaseMs(request.leaseMs, this.#timings);
     const now = this.#now();
     const reply = (await this.#run(() =>
       this.#scripts.claim(
@@ -83,8 +84,7 @@ export class RedisLedger implements Ledger {
   }
 
   async renew(key: string, token: string, leaseMs?: number | undefined): Promise<boolean> {
-    const renewedMs = leaseMs ?? this.#timings.leaseMs;
-    checkPositive('leaseMs', renewedMs);
+    const renewedMs = resolveLeaseMs(leaseMs, this.#timings);
     const now = this.#now();
     const ok = await this.#run(() =>
       this.#scripts.renew(

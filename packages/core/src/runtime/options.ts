@@ -16,6 +16,7 @@ export interface ToolCallInfo {
 }
 
 /** How recourse treats one tool. Every field is optional; a read-only tool needs none. */
+// biome-ignore lint/suspicious/noExplicitAny: the default lets a policy declare its own input type (`(i: { repo: string }) => ...`) where `unknown` would reject it.
 export interface ToolPolicy<Input = any> {
   /** A write: claimed in the ledger, never blindly retried once it may have landed. */
   sideEffects?: boolean | undefined;
