@@ -1,6 +1,6 @@
 import type { Ledger } from '../ledger/ledger.js';
 import { everything } from '../scope/canonical-resource.js';
-import { resourceCovers } from '../scope/resource-match.js';
+import { resourceAncestors, resourceCovers } from '../scope/resource-match.js';
 
 /** An operator's decision to open one resource (and what lies below it) for the run. */
 export interface AccessGrant {
@@ -26,18 +26,6 @@ export interface GrantBook {
  */
 export function grantCounterName(resource: string): string {
   return `grant:${resource}`;
-}
-
-/** `https://h/a/b` → itself, `https://h/a`, `https://h`; `payment:p-1` → itself. */
-export function resourceAncestors(resource: string): string[] {
-  const list = [resource];
-  const root = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i.exec(resource)?.[0].length ?? 0;
-  let current = resource;
-  for (let slash = current.lastIndexOf('/'); slash > root; slash = current.lastIndexOf('/')) {
-    current = current.slice(0, slash);
-    list.push(current);
-  }
-  return list;
 }
 
 export function createGrantBook(options: { runId: string; ledger: Ledger }): GrantBook {

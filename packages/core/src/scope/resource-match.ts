@@ -20,3 +20,16 @@ export function resourceCovers(denied: string, candidate: string): boolean {
 export function resourcesOverlap(denied: string, candidate: string): boolean {
   return resourceCovers(denied, candidate) || resourceCovers(candidate, denied);
 }
+
+/** The resource and every resource above it, nearest first: `https://h/a/b` → itself,
+ * `https://h/a`, `https://h`; `payment:p-1` → itself. */
+export function resourceAncestors(resource: string): string[] {
+  const list = [resource];
+  const root = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i.exec(resource)?.[0].length ?? 0;
+  let current = resource;
+  for (let slash = current.lastIndexOf('/'); slash > root; slash = current.lastIndexOf('/')) {
+    current = current.slice(0, slash);
+    list.push(current);
+  }
+  return list;
+}

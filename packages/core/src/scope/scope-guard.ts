@@ -2,7 +2,7 @@ import picomatch from 'picomatch';
 import { InvalidOptionsError } from '../errors.js';
 import { everything } from './canonical-resource.js';
 import { canonicaliseResource } from './canonicalise-resource.js';
-import { resourceCovers } from './resource-match.js';
+import { resourceAncestors, resourceCovers } from './resource-match.js';
 
 export type ScopeVerdict =
   | { allowed: true }
@@ -60,7 +60,7 @@ function compile(text: unknown, field: string): Rule {
     capability: false,
     base: canonicalBase,
     // A rule over a resource also covers everything below it.
-    matches: (resource) => ancestors(resource).some((candidate) => match(candidate)),
+    matches: (resource) => resourceAncestors(resource).some((candidate) => match(candidate)),
   };
 }
 
@@ -70,18 +70,6 @@ function matcher(glob: string, field: string): (value: string) => boolean {
   } catch (error) {
     throw new InvalidOptionsError(field, `is not a valid glob pattern (${String(error)})`);
   }
-}
-
-/** `https://h/a/b` → itself, `https://h/a`, `https://h`. */
-function ancestors(resource: string): string[] {
-  const list = [resource];
-  const root = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i.exec(resource)?.[0].length ?? 0;
-  let current = resource;
-  for (let slash = current.lastIndexOf('/'); slash > root; slash = current.lastIndexOf('/')) {
-    current = current.slice(0, slash);
-    list.push(current);
-  }
-  return list;
 }
 
 /** A call reaching `resource` may reach what the deny rule names. */
