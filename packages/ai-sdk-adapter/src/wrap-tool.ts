@@ -1,4 +1,4 @@
-import type { RecoveryRuntime } from '@recourse/core';
+import { modelValue, type RecoveryRuntime } from '@recourse/core';
 import { isMcpErrorResult, McpToolError, mcpErrorText } from './mcp-result.js';
 import { ToolCallFailedError } from './tool-call-failed-error.js';
 import { toFailureResult } from './tool-failure-result.js';
@@ -46,7 +46,7 @@ export function wrapTool<T>(tool: T, options: WrapToolOptions): T {
         return value;
       },
     });
-    if (result.ok) return result.value;
+    if (result.ok) return modelValue(result);
     if (failureMode === 'result') return toFailureResult(result.contract, result.error);
     throw new ToolCallFailedError(result.contract, { cause: result.error });
   };

@@ -110,6 +110,7 @@ export {
   type ToolCallResult,
 } from './runtime/recovery-runtime.js';
 export type { SdkFailure } from './runtime/sdk-failure.js';
+export { modelValue, type ToolCallSuccess } from './runtime/tool-call.js';
 export {
   canonicaliseResource,
   createScopeGuard,

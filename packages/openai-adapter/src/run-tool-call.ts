@@ -1,6 +1,7 @@
 import {
   callContext,
   contractText,
+  modelValue,
   type RecoveryRuntime,
   type ToolCallResult,
 } from '@recourse/core';
@@ -64,21 +65,14 @@ export async function runToolCall(
     callId: call.callId,
     toolName: call.name,
     input: parsed.input,
-    output: toOutput(runtime, result),
+    output: toOutput(result),
     result,
   };
 }
 
-function toOutput(runtime: RecoveryRuntime, result: ToolCallResult): string {
+function toOutput(result: ToolCallResult): string {
   if (!result.ok) return contractText(result.contract);
-  const value = result.degraded
-    ? {
-        status: 'PARTIAL_RESULT',
-        confidence: 'LOW',
-        missing_evidence: runtime.outcome().missing_evidence ?? [],
-        result: result.value ?? null,
-      }
-    : result.value;
+  const value = modelValue(result);
   if (typeof value === 'string') return value;
   try {
     return JSON.stringify(value ?? null);

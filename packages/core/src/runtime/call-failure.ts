@@ -60,13 +60,12 @@ export async function useFallback(
     idempotencyKey: key,
     classification,
   });
-  state.recordDegraded(
-    tool,
-    policy.missingEvidence ?? `${tool} (primary unavailable: ${classification.code})`,
-  );
+  const missingEvidence =
+    policy.missingEvidence ?? `${tool} (primary unavailable: ${classification.code})`;
+  state.recordDegraded(tool, missingEvidence);
   scope.env.emit({ ...scope.base(), type: 'fallback.used', reason: decision.reason });
   scope.env.emit({ ...scope.base(), type: 'call.succeeded', attempt: 0, degraded: true });
-  return { ok: true, value, deduplicated: false, degraded: true };
+  return { ok: true, value, deduplicated: false, degraded: true, missingEvidence };
 }
 
 export function abortDecision(code: string, reason: string): Decision {

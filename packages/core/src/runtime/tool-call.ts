@@ -20,6 +20,29 @@ export type ToolCallFailure = {
   error?: unknown;
 };
 
-export type ToolCallResult =
-  | { ok: true; value: unknown; deduplicated: boolean; degraded: boolean }
-  | ToolCallFailure;
+export type ToolCallSuccess = {
+  ok: true;
+  value: unknown;
+  /** Answered from the ledger or a reconcile read: not executed again. */
+  deduplicated: boolean;
+  /** A declared fallback stood in: the model must be told (see `modelValue`). */
+  degraded: boolean;
+  /** With `degraded`: what the result lacks. */
+  missingEvidence?: string | undefined;
+};
+
+export type ToolCallResult = ToolCallSuccess | ToolCallFailure;
+
+/**
+ * What the model receives for a successful call: the value, or for a fallback an explicit
+ * degraded result (seed 004: never silently stale data).
+ */
+export function modelValue(result: ToolCallSuccess): unknown {
+  if (!result.degraded) return result.value;
+  return {
+    status: 'PARTIAL_RESULT',
+    confidence: 'LOW',
+    missing_evidence: result.missingEvidence ? [result.missingEvidence] : [],
+    result: result.value ?? null,
+  };
+}
