@@ -56,8 +56,22 @@ export function buildContract(input: ContractInput): RecoveryContract {
     idempotency_key: input.idempotencyKey,
     resource: input.resource,
     next_possible_action: status === 'BLOCKED' ? input.nextPossibleAction : undefined,
-    error_detail: classification.message || undefined,
+    error_detail: classification.message ? quoteAsData(classification.message) : undefined,
   });
+}
+
+// Phrases that address the model rather than describe a failure. Error text is written by
+// whatever failed (and sometimes by whoever controls it): it reaches the model quoted,
+// with these removed, so it reads as a record of what happened, never as an instruction.
+const instructionLike =
+  /\b(?:ignore|disregard|forget|override)\b[^.;\n]{0,40}?\b(?:instructions?|prompts?|rules|guidance)\b|\byou (?:are|must|should) now\b|\bnew instructions?\b|<\|[^|]{0,20}\|>|\[\/?(?:inst|system)\]|\b(?:system|assistant|developer|user)\s*:/gi;
+
+/** Error text as quoted data: «…», instruction-like phrases replaced. */
+export function quoteAsData(text: string): string {
+  const cleaned = text
+    .replace(instructionLike, '[instruction-like text removed]')
+    .replace(/[«»]/g, '"');
+  return `«${cleaned}»`;
 }
 
 /** The contract as the text a model receives. */
