@@ -64,7 +64,7 @@ export function buildContract(input: ContractInput): RecoveryContract {
 // whatever failed (and sometimes by whoever controls it): it reaches the model quoted,
 // with these removed, so it reads as a record of what happened, never as an instruction.
 const instructionLike =
-  /\b(?:ignore|disregard|forget|override)\b[^.;\n]{0,40}?\b(?:instructions?|prompts?|rules|guidance)\b|\byou (?:are|must|should) now\b|\bnew instructions?\b|<\|[^|]{0,20}\|>|\[\/?(?:inst|system)\]|\b(?:system|assistant|developer|user)\s*:/gi;
+  /\b(?:ignore|disregard|forget|override)\b[^.;\n]{0,40}?\b(?:instructions?|prompts?|rules|guidance)\b|\byou (?:are|must|should) now\b|\bnew instructions?\b|<\|[^|]{0,20}\|>|\[\/?(?:inst|system)\]|\b(?:system|assistant|developer)\s*:/gi;
 
 /** Error text as quoted data: «…», instruction-like phrases replaced. */
 export function quoteAsData(text: string): string {
