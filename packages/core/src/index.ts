@@ -68,9 +68,14 @@ export {
   normalizeMessage,
 } from './policy/fingerprint.js';
 export {
+  canRetryWithin,
   createRetryBudget,
+  type LocalRetryBudget,
+  type ResolvedRetryBudgetOptions,
   type RetryBudget,
   type RetryBudgetOptions,
+  recordBudgetOutcome,
+  resolveRetryBudgetOptions,
 } from './policy/retry-budget.js';
 export type {
   ApprovalAnswer,

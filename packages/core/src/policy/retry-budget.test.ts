@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createRetryBudget } from './retry-budget.js';
+import { createHarness, httpFailure } from '../runtime/runtime.test-harness.js';
+import {
+  canRetryWithin,
+  createRetryBudget,
+  type RetryBudget,
+  recordBudgetOutcome,
+} from './retry-budget.js';
 
 describe('createRetryBudget', () => {
   it('stops retries during an outage and resumes as successes refill it', () => {
@@ -47,5 +53,72 @@ describe('createRetryBudget', () => {
   it('rejects invalid options with the field name', () => {
     expect(() => createRetryBudget({ maxTokens: 0 })).toThrow(/retry\.budget\.maxTokens/);
     expect(() => createRetryBudget({ tokenRatio: -1 })).toThrow(/retry\.budget\.tokenRatio/);
+    expect(() => createRetryBudget({ maxTokens: 2, tokenRatio: 3 })).toThrow(/tokenRatio/);
+  });
+});
+
+describe('canRetryWithin and recordBudgetOutcome', () => {
+  const broken: RetryBudget = {
+    canRetry: () => {
+      throw new Error('store down');
+    },
+    recordFailure: () => Promise.reject(new Error('store down')),
+    recordSuccess: () => {
+      throw new Error('store down');
+    },
+    tokens: () => Promise.reject(new Error('store down')),
+  };
+
+  it('awaits an asynchronous budget', async () => {
+    const local = createRetryBudget({ maxTokens: 2, tokenRatio: 1 });
+    const remote: RetryBudget = {
+      canRetry: async (d) => local.canRetry(d),
+      recordFailure: async (d) => local.recordFailure(d),
+      recordSuccess: async (d) => local.recordSuccess(d),
+      tokens: async (d) => local.tokens(d),
+    };
+    expect(await canRetryWithin(remote, 'api')).toBe(true);
+    await recordBudgetOutcome(remote, 'api', 'failure');
+    expect(await canRetryWithin(remote, 'api')).toBe(false); // 1 token of 2: not more than half
+    await recordBudgetOutcome(remote, 'api', 'success');
+    expect(await canRetryWithin(remote, 'api')).toBe(true);
+  });
+
+  it('fails open and swallows errors from a budget that throws or rejects', async () => {
+    expect(await canRetryWithin(broken, 'api')).toBe(true);
+    await expect(recordBudgetOutcome(broken, 'api', 'failure')).resolves.toBeUndefined();
+    await expect(recordBudgetOutcome(broken, 'api', 'success')).resolves.toBeUndefined();
+    expect(await canRetryWithin(undefined, 'api')).toBe(true);
+  });
+
+  it('a runtime whose budget store is down still completes calls and retries', async () => {
+    const h = createHarness({ retry: { budget: broken } });
+    let calls = 0;
+    const result = await h.run('geocode', {}, () => {
+      if (++calls < 3) throw httpFailure(503);
+      return 'ok';
+    });
+    expect(result).toMatchObject({ ok: true, value: 'ok' });
+    expect(calls).toBe(3);
+  });
+
+  it('a runtime awaits an asynchronous budget that says no', async () => {
+    const no: RetryBudget = {
+      canRetry: async () => false,
+      recordFailure: async () => {},
+      recordSuccess: async () => {},
+      tokens: async () => 0,
+    };
+    const h = createHarness({ retry: { budget: no } });
+    let calls = 0;
+    const result = await h.run('geocode', {}, () => {
+      calls++;
+      throw httpFailure(503);
+    });
+    expect(calls).toBe(1);
+    expect(result).toMatchObject({
+      ok: false,
+      decision: { action: 'ABORT', code: 'DEPENDENCY_RETRY_BUDGET_EXHAUSTED' },
+    });
   });
 });

@@ -1,7 +1,7 @@
 import type { Clock, RandomSource } from '../clock.js';
 import type { ResolvedBackoff } from '../policy/backoff.js';
 import { decideRecovery } from '../policy/decide-recovery.js';
-import type { RetryBudget } from '../policy/retry-budget.js';
+import { canRetryWithin, type RetryBudget, recordBudgetOutcome } from '../policy/retry-budget.js';
 import type { Classification, Decision } from '../types.js';
 
 export type ModelCallResult<T> =
@@ -38,12 +38,14 @@ export async function callModelWithRecovery<T>(
   for (let attempt = 1; ; attempt++) {
     try {
       const value = await fn();
-      env.budget?.recordSuccess('model');
+      await recordBudgetOutcome(env.budget, 'model', 'success');
       return { ok: true, value };
     } catch (error) {
       if (signal?.aborted) throw error;
       const classification = env.classify(error);
-      if (classification.failureClass === 'TRANSIENT') env.budget?.recordFailure('model');
+      const transient = classification.failureClass === 'TRANSIENT';
+      if (transient) await recordBudgetOutcome(env.budget, 'model', 'failure');
+      const budgetExhausted = transient && !(await canRetryWithin(env.budget, 'model'));
       const decision = decideRecovery(
         {
           tool: 'model',
@@ -52,7 +54,7 @@ export async function callModelWithRecovery<T>(
           attempts: attempt,
           repairAttempts: 0,
           retryAfterMs: classification.retryAfterMs,
-          retryBudgetExhausted: env.budget ? !env.budget.canRetry('model') : false,
+          retryBudgetExhausted: budgetExhausted,
         },
         { maxAttempts: env.maxAttempts, backoff: env.backoff, random: env.random },
       );

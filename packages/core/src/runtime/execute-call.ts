@@ -1,5 +1,6 @@
 import { computeBackoff } from '../policy/backoff.js';
 import { decideRecovery } from '../policy/decide-recovery.js';
+import { canRetryWithin, recordBudgetOutcome } from '../policy/retry-budget.js';
 import type { Classification, Decision } from '../types.js';
 import { acquireClaim } from './acquire-claim.js';
 import { runInCallContext } from './call-context.js';
@@ -71,7 +72,7 @@ async function attemptOnce(scope: CallScope, attempt: number): Promise<ToolCallR
     if (isCallerAbort(error, request.signal)) throw error;
     return handleFailure(scope, attempt, error);
   }
-  env.budget?.recordSuccess(dependency);
+  await recordBudgetOutcome(env.budget, dependency, 'success');
   await scope.settle('complete', () => toJson(value));
   env.state.recordSuccess(tool);
   env.emit({ ...scope.base(), type: 'call.succeeded', attempt, degraded: false });
@@ -93,11 +94,14 @@ async function handleFailure(
   env.emit({ ...scope.base(), type: 'failure.classified', attempt, classification, error });
   // Only failures a retry could fix spend the dependency's budget (gRPC throttling): a
   // 422 or a 403 says nothing about the dependency's health.
-  if (classification.failureClass === 'TRANSIENT') env.budget?.recordFailure(dependency);
+  const transient = classification.failureClass === 'TRANSIENT';
+  if (transient) await recordBudgetOutcome(env.budget, dependency, 'failure');
+  // Asked only when a retry is in question: a shared budget costs a round trip.
+  const budgetExhausted = transient && !(await canRetryWithin(env.budget, dependency));
   const fingerprint = env.fingerprint(classification);
   const counter = `repair:${fingerprint}`;
   const repairAttempts = await env.ledger.getCounter(env.runId, counter).catch(() => 0);
-  const decision = decide(scope, classification, attempt, repairAttempts, dependency);
+  const decision = decide(scope, classification, attempt, repairAttempts, budgetExhausted);
   env.emit({
     ...scope.base(),
     type: 'decision.made',
@@ -161,7 +165,7 @@ function decide(
   classification: Classification,
   attempt: number,
   repairAttempts: number,
-  dependency: string,
+  budgetExhausted: boolean,
 ): Decision {
   const { env } = scope;
   const { policy } = env;
@@ -176,7 +180,7 @@ function decide(
       attempts: attempt,
       repairAttempts,
       retryAfterMs: classification.retryAfterMs,
-      retryBudgetExhausted: env.budget ? !env.budget.canRetry(dependency) : false,
+      retryBudgetExhausted: budgetExhausted,
     },
     {
       maxAttempts: env.maxAttempts,

@@ -47,7 +47,12 @@ export interface ToolPolicy<Input = any> {
 export interface RetryOptions extends BackoffOptions {
   /** Attempts of one call, the first included. Default 3. */
   maxAttempts?: number | undefined;
-  /** Per-dependency retry throttling; `false` turns it off. Default: on, 10 tokens, ratio 0.1. */
+  /**
+   * Per-dependency retry throttling; `false` turns it off. Default: on, in-process, 10
+   * tokens, ratio 0.1. Pass a `RetryBudget` (e.g. `createRedisRetryBudget` from
+   * `@recourse/store-redis`) to share one bucket across processes; its methods may return
+   * promises, and one that throws or rejects never breaks a call.
+   */
   budget?: RetryBudget | RetryBudgetOptions | false | undefined;
 }
 
