@@ -43,7 +43,7 @@ export {
   type LedgerRecordState,
 } from './ledger/ledger.js';
 export { MemoryLedger } from './ledger/memory-ledger.js';
-export { resolveLeaseMs } from './ledger/record-rules.js';
+export { checkCounterStep, resolveLeaseMs } from './ledger/record-rules.js';
 export {
   type ResolvedLedgerOptions,
   resolveLedgerOptions,

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import {
   type ClaimRequest,
   type ClaimResult,
+  checkCounterStep,
   type Denial,
-  InvalidOptionsError,
   type JsonValue,
   LeaseLostError,
   type Ledger,
@@ -163,9 +163,7 @@ export class PostgresLedger implements Ledger {
   }
 
   async incrementCounter(runId: string, name: string, by = 1): Promise<number> {
-    if (typeof by !== 'number' || !Number.isFinite(by)) {
-      throw new InvalidOptionsError('by', `must be a finite number, got ${by}`);
-    }
+    checkCounterStep(by);
     const { rows } = await this.#query<{ value: number }>(this.#sql.increment, [runId, name, by]);
     return Number(rows[0]?.value ?? 0);
   }

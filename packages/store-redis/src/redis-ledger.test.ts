@@ -167,20 +167,6 @@ describe('RedisLedger across separate connections', () => {
   });
 });
 
-describe('RedisLedger counters', () => {
-  it('adds fractional and whole steps to one counter in any order', async () => {
-    const ledger = open();
-    const run = `run-${randomUUID()}`;
-    expect(await ledger.incrementCounter(run, 'cost', 0.5)).toBe(0.5);
-    expect(await ledger.incrementCounter(run, 'cost')).toBe(1.5);
-    expect(await ledger.incrementCounter(run, 'cost', 2)).toBe(3.5);
-    expect(await ledger.getCounter(run, 'cost')).toBe(3.5);
-    await expect(ledger.incrementCounter(run, 'cost', Number.NaN)).rejects.toMatchObject({
-      field: 'by',
-    });
-  });
-});
-
 describe('RedisLedger against a server that accepts connections and never answers', () => {
   it('gives up within its timeouts (about 5 s) with LedgerUnavailableError', async () => {
     const server = createServer(() => {});

@@ -1,8 +1,8 @@
 import {
   type ClaimRequest,
   type ClaimResult,
+  checkCounterStep,
   type Denial,
-  InvalidOptionsError,
   type JsonValue,
   LeaseLostError,
   type Ledger,
@@ -126,9 +126,7 @@ export class RedisLedger implements Ledger {
   }
 
   async incrementCounter(runId: string, name: string, by = 1): Promise<number> {
-    if (typeof by !== 'number' || !Number.isFinite(by)) {
-      throw new InvalidOptionsError('by', `must be a finite number, got ${by}`);
-    }
+    checkCounterStep(by);
     const value = await this.#run(() =>
       this.#scripts.increment(this.#runKey(runId, 'counters'), name, String(by), this.#ttl()),
     );

@@ -9,6 +9,7 @@ import type {
   LedgerRecord,
 } from './ledger.js';
 import {
+  checkCounterStep,
   createToken,
   isPastRetention,
   planClaim,
@@ -104,7 +105,7 @@ export class MemoryLedger implements Ledger {
 
   async incrementCounter(runId: string, name: string, by = 1): Promise<number> {
     const id = counterId(runId, name);
-    const value = (this.#counters.get(id) ?? 0) + by;
+    const value = (this.#counters.get(id) ?? 0) + checkCounterStep(by);
     this.#counters.set(id, value);
     return value;
   }

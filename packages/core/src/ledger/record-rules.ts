@@ -187,3 +187,11 @@ export function toLedgerRecord(stored: StoredRecord): LedgerRecord {
 export function createToken(): string {
   return globalThis.crypto.randomUUID();
 }
+
+/** A counter step every store accepts: any finite number (repairs are whole, costs need not be). */
+export function checkCounterStep(by: number): number {
+  if (typeof by !== 'number' || !Number.isFinite(by)) {
+    throw new InvalidOptionsError('by', `must be a finite number, got ${by}`);
+  }
+  return by;
+}

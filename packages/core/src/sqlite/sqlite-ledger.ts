@@ -9,6 +9,7 @@ import type {
   LedgerRecord,
 } from '../ledger/ledger.js';
 import {
+  checkCounterStep,
   createToken,
   isPastRetention,
   planClaim,
@@ -152,6 +153,7 @@ export class SqliteLedger implements Ledger {
   }
 
   async incrementCounter(runId: string, name: string, by = 1): Promise<number> {
+    checkCounterStep(by);
     return this.#run('incrementCounter', () =>
       Number(this.#sql.incrementCounter.get(runId, name, by)?.value),
     );

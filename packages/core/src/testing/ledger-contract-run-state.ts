@@ -26,6 +26,18 @@ export function describeRunStateContract(harness: () => LedgerContractHarness): 
       expect(await ledger.getCounter(run('a'), 'b:c')).toBe(0);
     });
 
+    it('adds fractional and whole steps in any order, and rejects a step that is not a number', async () => {
+      const { ledger } = harness();
+      expect(await ledger.incrementCounter(run('a'), 'cost', 0.5)).toBe(0.5);
+      expect(await ledger.incrementCounter(run('a'), 'cost')).toBe(1.5);
+      expect(await ledger.incrementCounter(run('a'), 'cost', 2)).toBe(3.5);
+      expect(await ledger.getCounter(run('a'), 'cost')).toBe(3.5);
+      await expect(ledger.incrementCounter(run('a'), 'cost', Number.NaN)).rejects.toMatchObject({
+        field: 'by',
+      });
+      expect(await ledger.getCounter(run('a'), 'cost')).toBe(3.5);
+    });
+
     it('adds concurrent increments exactly', async () => {
       const { ledger } = harness();
       const handles = await harness().handles();
