@@ -1,3 +1,4 @@
+import type { RecoveryEvent } from '@recourse/core';
 import { describe, expect, it } from 'vitest';
 import { runExtractExample } from './ai-sdk/extract.js';
 import { runGithubExample } from './ai-sdk/github.js';
@@ -8,6 +9,22 @@ import { runOpenAIRefundExample } from './openai/refund.js';
 
 // The examples are the demo; these keep them honest (offline, scripted provider).
 const quiet = () => {};
+
+/** Each failed step as observed: tool, failure class / code, and the decision taken. */
+function recordSteps() {
+  const steps: string[] = [];
+  let pending = '';
+  const observe = (event: RecoveryEvent) => {
+    if (event.type === 'failure.classified') {
+      pending = `${event.tool}: ${event.classification.failureClass}/${event.classification.code}`;
+    } else if (event.type === 'decision.made') {
+      steps.push(`${pending} → ${event.decision.action}`);
+    } else if (event.type === 'call.blocked') {
+      steps.push(`${event.tool}: blocked (${event.reason})`);
+    }
+  };
+  return { steps, observe };
+}
 
 describe.skipIf(process.env.OPENAI_API_KEY)('examples (offline)', () => {
   it('refund: exactly one refund under one key, although the response was lost and the model asked twice', async () => {
@@ -50,4 +67,35 @@ describe.skipIf(process.env.OPENAI_API_KEY)('examples (offline)', () => {
     expect(executed).toEqual(['github_api acme/secret']);
     expect(outcome.status).toBe('BLOCKED');
   });
+
+  // The seed's test plan: a fixture for every step of a job, with real observed values.
+  it.each([
+    ['refund', runRefundExample, ['refund_payment: UNKNOWN_OUTCOME/TIMEOUT → RECONCILE']],
+    [
+      'github',
+      runGithubExample,
+      [
+        'github_api: AUTHORIZATION/FORBIDDEN → ABORT',
+        'shell: blocked (DENIED_EARLIER)',
+        'shell: blocked (DENIED_EARLIER)',
+      ],
+    ],
+    [
+      'extract',
+      runExtractExample,
+      [
+        'save_invoice: VALIDATION/INVALID_INPUT → REPAIR',
+        'save_invoice: VALIDATION/INVALID_INPUT → REPAIR',
+        'save_invoice: VALIDATION/INVALID_INPUT → ABORT',
+      ],
+    ],
+    ['merge', runMergeExample, ['merge_pull_request: STALE_STATE/PRECONDITION_FAILED → REOBSERVE']],
+  ] as const)(
+    '%s: every failed step classified and decided as observed',
+    async (_name, run, expected) => {
+      const { steps, observe } = recordSteps();
+      await run(quiet, observe);
+      expect(steps).toEqual(expected);
+    },
+  );
 });

@@ -4,14 +4,14 @@ import { generateText, isStepCount, tool } from 'ai';
 import { z } from 'zod';
 import { httpError } from '../shared/downstream.js';
 import { createExampleModel } from '../shared/model.js';
-import { createTrace, type Log } from '../shared/trace.js';
+import { createTrace, type Log, type Observer } from '../shared/trace.js';
 
 /**
  * A validation failure: the invoice service rejects a due date it cannot parse. recourse
  * tells the model to repair the arguments, twice; the same failure a third time is a
  * poison step, and the loop stops instead of thrashing.
  */
-export async function runExtractExample(log: Log = console.log) {
+export async function runExtractExample(log: Log = console.log, observe?: Observer) {
   const bad = { invoice: 'INV-7', dueDate: 'next Friday-ish' };
   const { model, close, provider } = createExampleModel([
     toolCall('save_invoice', bad),
@@ -20,7 +20,7 @@ export async function runExtractExample(log: Log = console.log) {
     toolCall('save_invoice', bad), // never requested: the run stopped
     text('unreachable'),
   ]);
-  const trace = createTrace(log);
+  const trace = createTrace(log, observe);
   const recovery = createRecovery({
     runId: 'run-extract-3',
     onEvent: trace.onEvent,

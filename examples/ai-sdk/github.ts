@@ -5,7 +5,7 @@ import { generateText, isStepCount, tool } from 'ai';
 import { z } from 'zod';
 import { httpError } from '../shared/downstream.js';
 import { createExampleModel } from '../shared/model.js';
-import { createTrace, type Log } from '../shared/trace.js';
+import { createTrace, type Log, type Observer } from '../shared/trace.js';
 
 /**
  * A 403 on a private repository. The model then tries the shell (an SSH clone) and a
@@ -13,7 +13,7 @@ import { createTrace, type Log } from '../shared/trace.js';
  * denied resource stays denied by every route. This example leaves out `recovery.stopWhen`
  * and `recovery.prepareStep` on purpose: the blocks hold even in a loop that goes on.
  */
-export async function runGithubExample(log: Log = console.log) {
+export async function runGithubExample(log: Log = console.log, observe?: Observer) {
   const executed: string[] = [];
   const { model, close } = createExampleModel([
     toolCall('github_api', { repo: 'acme/secret', path: 'README.md' }),
@@ -23,7 +23,7 @@ export async function runGithubExample(log: Log = console.log) {
     }),
     text('I could not read acme/secret: access was denied. An authorized operator is needed.'),
   ]);
-  const trace = createTrace(log);
+  const trace = createTrace(log, observe);
   const recovery = createRecovery({
     runId: 'run-github-7',
     onEvent: trace.onEvent,

@@ -4,13 +4,13 @@ import { generateText, isStepCount, tool } from 'ai';
 import { z } from 'zod';
 import { httpError } from '../shared/downstream.js';
 import { createExampleModel } from '../shared/model.js';
-import { createTrace, type Log } from '../shared/trace.js';
+import { createTrace, type Log, type Observer } from '../shared/trace.js';
 
 /**
  * A 412 "branch is behind": stale state. The same merge is not retried; the model is
  * told to re-observe, reads the pull request again, and merges at the new head.
  */
-export async function runMergeExample(log: Log = console.log) {
+export async function runMergeExample(log: Log = console.log, observe?: Observer) {
   const pr = { number: 7, head: 'a1b2c3', behind: true };
   const merges: string[] = [];
   const { model, close } = createExampleModel([
@@ -19,7 +19,7 @@ export async function runMergeExample(log: Log = console.log) {
     toolCall('merge_pull_request', { number: 7, expectedHead: 'd4e5f6' }),
     text('Merged pull request 7 at d4e5f6.'),
   ]);
-  const trace = createTrace(log);
+  const trace = createTrace(log, observe);
   const recovery = createRecovery({
     runId: 'run-merge-12',
     onEvent: trace.onEvent,

@@ -8,14 +8,14 @@ import { generateText, isStepCount, tool } from 'ai';
 import { z } from 'zod';
 import { createPaymentProvider } from '../shared/downstream.js';
 import { createExampleModel } from '../shared/model.js';
-import { createTrace, type Log } from '../shared/trace.js';
+import { createTrace, type Log, type Observer } from '../shared/trace.js';
 
 /**
  * The refund lands, the response is lost (timeout after the write). recourse reconciles
  * before re-sending anything; the model asks for the same refund again; exactly one
  * refund exists, and every request carried the same idempotency key.
  */
-export async function runRefundExample(log: Log = console.log) {
+export async function runRefundExample(log: Log = console.log, observe?: Observer) {
   const payments = createPaymentProvider({ loseResponses: 1 });
   const ledger = new SqliteLedger({
     path: join(mkdtempSync(join(tmpdir(), 'recourse-')), 'ledger.sqlite'),
@@ -25,7 +25,7 @@ export async function runRefundExample(log: Log = console.log) {
     toolCall('refund_payment', { paymentId: 'p-42', amount: 100 }), // the model asks again
     text('Payment p-42 was refunded once (100).'),
   ]);
-  const trace = createTrace(log);
+  const trace = createTrace(log, observe);
   const recovery = createRecovery({
     runId: 'run-1842',
     ledger,

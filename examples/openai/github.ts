@@ -4,17 +4,17 @@ import { text, toolCall } from '@recourse/testing';
 import { z } from 'zod';
 import { httpError } from '../shared/downstream.js';
 import { createExampleClient } from '../shared/openai-client.js';
-import { createTrace, type Log } from '../shared/trace.js';
+import { createTrace, type Log, type Observer } from '../shared/trace.js';
 
 /** The github example through the official OpenAI SDK and Chat Completions (streaming). */
-export async function runOpenAIGithubExample(log: Log = console.log) {
+export async function runOpenAIGithubExample(log: Log = console.log, observe?: Observer) {
   const executed: string[] = [];
   const { client, model, close } = createExampleClient([
     toolCall('github_api', { repo: 'acme/secret', path: 'README.md' }),
     toolCall('shell', { command: 'gh repo clone ACME/Secret' }),
     text('Access to acme/secret was denied; an authorized operator is needed.'),
   ]);
-  const trace = createTrace(log);
+  const trace = createTrace(log, observe);
   const recovery = createRecovery({
     runId: 'run-github-8',
     onEvent: trace.onEvent,

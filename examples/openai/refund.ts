@@ -4,17 +4,17 @@ import { text, toolCall } from '@recourse/testing';
 import { z } from 'zod';
 import { createPaymentProvider } from '../shared/downstream.js';
 import { createExampleClient } from '../shared/openai-client.js';
-import { createTrace, type Log } from '../shared/trace.js';
+import { createTrace, type Log, type Observer } from '../shared/trace.js';
 
 /** The refund example through the official OpenAI SDK and the Responses API. */
-export async function runOpenAIRefundExample(log: Log = console.log) {
+export async function runOpenAIRefundExample(log: Log = console.log, observe?: Observer) {
   const payments = createPaymentProvider({ loseResponses: 1 });
   const { client, model, close } = createExampleClient([
     toolCall('refund_payment', { paymentId: 'p-42', amount: 100 }),
     toolCall('refund_payment', { paymentId: 'p-42', amount: 100 }),
     text('Payment p-42 was refunded once (100).'),
   ]);
-  const trace = createTrace(log);
+  const trace = createTrace(log, observe);
   const recovery = createRecovery({
     runId: 'run-1843',
     ledger: new MemoryLedger(),

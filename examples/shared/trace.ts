@@ -3,6 +3,7 @@ import type { Outcome, RecoveryContract, RecoveryEvent } from '@recourse/core';
 
 type Style = Parameters<typeof styleText>[0];
 export type Log = (line: string) => void;
+export type Observer = (event: RecoveryEvent) => void;
 
 const paint = (style: Style, text: string) => styleText(style, text, { stream: process.stdout });
 
@@ -10,9 +11,10 @@ const paint = (style: Style, text: string) => styleText(style, text, { stream: p
  * A readable trace of one run: each tool call, the failure class, the decision and why,
  * what the model was told, and the outcome. Colour on a terminal, plain when piped.
  */
-export function createTrace(log: Log = console.log) {
+export function createTrace(log: Log = console.log, observe?: Observer) {
   const seen = new Set<string>();
   const onEvent = (event: RecoveryEvent) => {
+    observe?.(event);
     // Calls answered without an attempt (ledger, block) have no call.started: name them.
     if ('toolCallId' in event && event.type !== 'call.started' && !seen.has(event.toolCallId)) {
       const input = 'input' in event ? short(JSON.stringify(event.input)) : '…';
