@@ -6,7 +6,7 @@ import { runRefundExample } from './ai-sdk/refund.js';
 import { runOpenAIGithubExample } from './openai/github.js';
 import { runOpenAIRefundExample } from './openai/refund.js';
 
-const examples = [
+const all = [
   ['refund: the response is lost after the refund lands', runRefundExample],
   ['github: a 403, then two bypass attempts', runGithubExample],
   ['extract: a validation failure repaired twice, then poison', runExtractExample],
@@ -14,6 +14,12 @@ const examples = [
   ['refund through the OpenAI SDK (Responses API)', runOpenAIRefundExample],
   ['github through the OpenAI SDK (Chat Completions)', runOpenAIGithubExample],
 ] as const;
+
+// `./run.sh demo github` runs the examples whose title starts with a given word.
+const wanted = process.argv.slice(2).filter((arg) => arg !== '--');
+const examples = wanted.length
+  ? all.filter(([title]) => wanted.some((w) => title.startsWith(w)))
+  : all;
 
 const mode = process.env.OPENAI_API_KEY
   ? 'the real OpenAI API (OPENAI_API_KEY is set)'
