@@ -1,6 +1,14 @@
 import { everything } from '../canonical-resource.js';
 import type { CommandContext, Extractor } from './command-context.js';
-import { hasOption, optionValue, parseOptions } from './parse-options.js';
+import { gitFileArguments } from './git-file-arguments.js';
+import { readGitEnvironment, resolveGitPath } from './git-location.js';
+import {
+  hasOption,
+  optionValue,
+  optionValues,
+  type ParsedOptions,
+  parseOptions,
+} from './parse-options.js';
 import type { Arg } from './shell-word.js';
 
 // `-c` keys that cannot run a command or rewrite where a URL points.
@@ -86,7 +94,7 @@ function remoteResource(remote: Arg, context: CommandContext): string {
 }
 
 const transferOptions = {
-  short: 'ojb',
+  short: 'ojbc',
   long: [
     'depth',
     'push-option',
@@ -113,6 +121,8 @@ const transferOptions = {
 export const extractGit: Extractor = (args, context) => {
   let index = 0;
   let dir: Arg = '.';
+  const repositoryPaths = readGitEnvironment(context);
+  if (repositoryPaths === undefined) return [everything];
   for (; index < args.length; index++) {
     const arg = args[index] ?? null;
     if (arg === '-C') {
@@ -121,17 +131,51 @@ export const extractGit: Extractor = (args, context) => {
     } else if (arg === '-c') {
       if (!safeConfig.test(args[++index] ?? '')) return [everything];
     } else if (arg === null || !arg.startsWith('-')) break;
-    else if (/^--(git-dir|work-tree)=/.test(arg)) dir = arg.slice(arg.indexOf('=') + 1);
-    else if (arg === '--git-dir' || arg === '--work-tree') dir = args[++index] ?? null;
+    else if (/^--(git-dir|work-tree)=/.test(arg))
+      repositoryPaths.push(arg.slice(arg.indexOf('=') + 1));
+    else if (arg === '--git-dir' || arg === '--work-tree')
+      repositoryPaths.push(args[++index] ?? null);
     else if (/^--(exec-path|config-env)/.test(arg)) return [everything];
   }
   const command = args[index];
   const rest = args.slice(index + 1);
-  const repository = context.file(dir);
+  const file = (path: Arg) => context.file(resolveGitPath(path, dir));
+  // `--git-dir` and `--work-tree` are read from the `-C` directory, wherever they appear.
+  const repository = [dir, ...repositoryPaths].map(file);
   if (command === undefined) return [];
   if (command === null) return [everything];
   const parsed = parseOptions(rest, transferOptions);
-  if (hasOption(parsed, '-u', '--upload-pack', '--receive-pack', '--exec')) return [everything];
+  if (hasOption(parsed, '-u', '--upload-pack', '--receive-pack', '--exec', '--template'))
+    return [everything];
+  if (command === 'apply' && hasOption(parsed, '--unsafe-paths')) return [everything];
+  if (!optionValues(parsed, '-c', '--config').every((v) => safeConfig.test(v ?? '')))
+    return [everything];
+  if (command === 'config' && !isSafeConfigWrite(rest)) return [everything];
+  const files = gitFileArguments(command, rest, parsed.positionals).map(file);
+  const reached = extractCommand(command, rest, parsed, repository, file, context);
+  return reached.includes(everything) ? [everything] : [...new Set([...reached, ...files])];
+};
+
+/** `git config KEY VALUE` (or `set`) of a key that may run a command or redirect a URL. */
+function isSafeConfigWrite(args: readonly Arg[]): boolean {
+  const { positionals } = parseOptions(args, {
+    short: 'f',
+    long: ['file', 'blob', 'type', 'default', 'comment', 'value', 'url'],
+  });
+  const [first, ...others] = positionals;
+  const [key, value] = first === 'set' ? others : positionals;
+  if (value === undefined || first === 'get' || first === 'list') return true;
+  return key !== undefined && key !== null && value !== null && safeConfig.test(`${key}=${value}`);
+}
+
+function extractCommand(
+  command: string,
+  rest: readonly Arg[],
+  parsed: ParsedOptions,
+  repository: string[],
+  file: (path: Arg) => string,
+  context: CommandContext,
+): string[] {
   switch (command) {
     case 'clone': {
       const [url, target] = parsed.positionals;
@@ -141,10 +185,7 @@ export const extractGit: Extractor = (args, context) => {
           .split(/[/:]/)
           .pop()
           ?.replace(/\.git$/, '') ?? null;
-      return [
-        remoteResource(url ?? null, context),
-        context.file(target === undefined ? name : target),
-      ];
+      return [remoteResource(url ?? null, context), file(target === undefined ? name : target)];
     }
     case 'fetch':
     case 'pull':
@@ -152,7 +193,7 @@ export const extractGit: Extractor = (args, context) => {
     case 'ls-remote': {
       if (hasOption(parsed, '--all', '--multiple')) return [everything];
       const remote = parsed.positionals[0];
-      return [repository, remoteResource(remote === undefined ? 'origin' : remote, context)];
+      return [...repository, remoteResource(remote === undefined ? 'origin' : remote, context)];
     }
     case 'remote':
       return extractRemote(parsed.positionals, repository, context);
@@ -162,15 +203,15 @@ export const extractGit: Extractor = (args, context) => {
         long: ['branch', 'name', 'reference', 'depth'],
       }).positionals;
       if (verb !== 'add')
-        return verb === 'status' || verb === 'summary' ? [repository] : [everything];
-      return [repository, remoteResource(url ?? null, context), context.file(path ?? '.')];
+        return verb === 'status' || verb === 'summary' ? repository : [everything];
+      return [...repository, remoteResource(url ?? null, context), file(path ?? '.')];
     }
     case 'archive': {
       const remote = optionValue(
         parseOptions(rest, { short: 'o', long: ['remote', 'output', 'prefix', 'format'] }),
         '--remote',
       );
-      return remote === undefined ? [repository] : [remoteResource(remote, context)];
+      return remote === undefined ? repository : [remoteResource(remote, context)];
     }
     case 'rebase':
       return hasOption(
@@ -179,25 +220,27 @@ export const extractGit: Extractor = (args, context) => {
         '--exec',
       )
         ? [everything]
-        : [repository];
+        : repository;
+    case 'bundle':
+      return repository;
     default:
-      return localCommands.has(command) ? [repository] : [everything];
+      return localCommands.has(command) ? repository : [everything];
   }
-};
+}
 
 function extractRemote(
   positionals: readonly Arg[],
-  repository: string,
+  repository: readonly string[],
   context: CommandContext,
 ): string[] {
   const [verb, name, url] = positionals;
   if (verb === 'add' || verb === 'set-url') {
     if (name !== null && name !== undefined && url !== null && url !== undefined)
       context.gitRemotes.set(name, url);
-    return [repository, remoteResource(url ?? null, context)];
+    return [...repository, remoteResource(url ?? null, context)];
   }
   // `show`, `prune` and `update` contact the remote.
   if (verb === 'show' || verb === 'prune' || verb === 'update')
-    return [repository, remoteResource(name ?? null, context)];
-  return [repository];
+    return [...repository, remoteResource(name ?? null, context)];
+  return [...repository];
 }
