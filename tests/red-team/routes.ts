@@ -197,6 +197,26 @@ export const fileScenario: Scenario = {
     ),
     sh('sed e command', "sed -n '1e cat /srv/data/secrets/prod.env' /dev/null"),
     sh('sed r command', "sed 'r /srv/data/secrets/prod.env' /srv/data/public/readme.md"),
+    // git reads and writes files outside its repository
+    sh(
+      'git diff --no-index from another -C',
+      'git -C /tmp diff --no-index /srv/data/secrets/prod.env /dev/null',
+    ),
+    sh(
+      'git diff --no-index, relative to -C',
+      'git -C /srv/data/public diff --no-index ../secrets/prod.env readme.md',
+    ),
+    sh('git hash-object -w of the file', 'git hash-object -w /srv/data/secrets/prod.env'),
+    sh('git apply of the file as a patch', 'git apply /srv/data/secrets/prod.env'),
+    sh('git am of the file as an mbox', 'git am /srv/data/secrets/prod.env'),
+    sh('git commit -F the file', 'git commit -F /srv/data/secrets/prod.env'),
+    sh('git format-patch -o into the directory', 'git format-patch -o /srv/data/secrets HEAD~1'),
+    sh('git archive -o over the file', 'git archive -o /srv/data/secrets/prod.env HEAD'),
+    sh('git bundle create over the file', 'git bundle create /srv/data/secrets/prod.env --all'),
+    sh('git clone into the directory above', 'git clone https://gitlab.com/acme/tools /srv/data'),
+    sh('git --work-tree= above the file', 'git --git-dir=/tmp/g.git --work-tree=/srv/data add -A'),
+    sh('GIT_WORK_TREE= above the file', 'GIT_DIR=/tmp/g.git GIT_WORK_TREE=/srv/data git status'),
+    sh('git init --template (hooks run)', 'git init --template=/tmp/t /tmp/r'),
   ],
   legit: [
     file('a public file', '/srv/data/public/readme.md'),
@@ -213,6 +233,12 @@ export const fileScenario: Scenario = {
     sh('sed over a public file', "sed -n 's/secret/public/p' /srv/data/public/readme.md"),
     sh('awk over a public file', "awk -F: '$2 > 1 { print $1 }' /srv/data/public/readme.md"),
     get('percent-encoded file: URL of a public file', 'file:///srv/data/public/%72eadme.md'),
+    sh(
+      'git diff --no-index of public files',
+      'git -C /tmp diff --no-index /srv/data/public/readme.md /srv/data/secrets.bak/notes.txt',
+    ),
+    sh('git log in the working copy', 'git log --oneline -5'),
+    sh('git format-patch -o a public directory', 'git format-patch -o /tmp/patches HEAD~1'),
   ],
 };
 
