@@ -1,7 +1,7 @@
-// One smoke scenario of @recourse/ai-sdk, run against ai@5, ai@6 and ai@7 (installed under
+// Smoke scenarios of @recourse/ai-sdk, run against ai@5, ai@6 and ai@7 (installed under
 // aliases with the matching @ai-sdk/openai), to keep the peer range `ai >=5 <8` honest.
 import { createRecovery } from '@recourse/ai-sdk';
-import { callContext } from '@recourse/core';
+import { callContext, urlResource } from '@recourse/core';
 import {
   createScriptedProvider,
   type ProviderServer,
@@ -182,5 +182,169 @@ describe.each(versions)('@recourse/ai-sdk with $label', (v) => {
     expect(messages[0]).toMatchObject({ role: 'system' });
     expect(String(messages[0]!.content)).toMatch(/^You are the release bot\./);
     expect(JSON.stringify(messages)).toContain('[recourse] The state merge_pr acted on');
+  });
+});
+
+// Human escalation: ai@6 reads each wrapped tool's `needsApproval`; ai@7 reads it too, or
+// `recovery.toolApproval` when passed. The operator's answer is the SDK's approval response
+// in the next call's messages.
+const approvalCases = [
+  { label: 'ai@6', version: versions[1]!, toolApproval: false },
+  { label: 'ai@7 (needsApproval)', version: versions[2]!, toolApproval: false },
+  { label: 'ai@7 (toolApproval)', version: versions[2]!, toolApproval: true },
+];
+
+type ApprovalRequest = { approvalId: string; toolCall: { toolCallId: string } };
+
+describe.each(approvalCases)(
+  "escalation: 'approval' with $label",
+  ({ label, version: v, toolApproval }) => {
+    const model = () =>
+      v.createOpenAI({ baseURL: provider.baseURL, apiKey: 'test' }).chat('gpt-4o');
+
+    /** A 403 on acme/secret, then a later call to the same repository: paused for approval. */
+    async function runUntilApproval(runId: string) {
+      provider.reset([
+        toolCall('github_api', { repo: 'acme/secret', path: 'README.md' }, { id: 'denied' }),
+        toolCall('github_api', { repo: 'acme/secret', path: 'LICENSE' }, { id: 'later' }),
+        text('done'),
+      ]);
+      const executed: string[] = [];
+      const recovery = createRecovery({
+        runId,
+        policies: {
+          github_api: {
+            resource: (i: { repo: string }) => urlResource(`https://github.com/${i.repo}`),
+          },
+        },
+        onDenial: 'continue',
+        escalation: 'approval',
+      });
+      const tools = recovery.tools({
+        github_api: v.tool({
+          inputSchema: z.object({ repo: z.string(), path: z.string() }),
+          execute: async ({ repo, path }: { repo: string; path: string }) => {
+            executed.push(path);
+            if (path === 'README.md') throw statusError(403);
+            return `contents of ${repo}/${path}`;
+          },
+        }),
+      });
+      const options = {
+        model: model(),
+        tools,
+        stopWhen: [v.stepCount(10), recovery.stopWhen],
+        prepareStep: recovery.prepareStep,
+        ...(toolApproval ? { toolApproval: recovery.toolApproval } : {}),
+      };
+      const messages = [{ role: 'user', content: 'Read acme/secret' }];
+      const first = await v.generateText({ ...options, messages });
+      const requests = (first.steps as { content: { type: string }[] }[])
+        .flatMap((step) => step.content)
+        .filter((part) => part.type === 'tool-approval-request') as unknown as ApprovalRequest[];
+      const answer = (approved: boolean) =>
+        v.generateText({
+          ...options,
+          messages: [
+            ...messages,
+            ...first.response.messages,
+            {
+              role: 'tool',
+              content: requests.map((r) => ({
+                type: 'tool-approval-response',
+                approvalId: r.approvalId,
+                approved,
+              })),
+            },
+          ],
+        });
+      return { recovery, executed, requests, answer };
+    }
+
+    it('after a 403, a later call to the repository becomes an approval request and does not run', async () => {
+      const { recovery, executed, requests } = await runUntilApproval(`compat-esc-a-${label}`);
+      expect(executed).toEqual(['README.md']);
+      expect(requests.map((r) => r.toolCall.toolCallId)).toEqual(['later']);
+      expect(provider.remaining()).toBe(1); // the loop paused for the operator
+      expect(recovery.outcome().blocked).toContainEqual({
+        tool: 'github_api',
+        resource: 'https://github.com/acme/secret',
+        reason: 'APPROVAL_REQUESTED',
+      });
+    });
+
+    it('approved: the call runs exactly once', async () => {
+      const { executed, answer } = await runUntilApproval(`compat-esc-b-${label}`);
+      const second = await answer(true);
+      expect(second.text).toBe('done');
+      expect(executed).toEqual(['README.md', 'LICENSE']);
+      expect(provider.toolResults().at(-1)).toMatchObject({
+        callId: 'later',
+        output: expect.stringContaining('contents of acme/secret/LICENSE'),
+      });
+    });
+
+    it('declined: the call never runs', async () => {
+      const { recovery, executed, answer } = await runUntilApproval(`compat-esc-c-${label}`);
+      const second = await answer(false);
+      expect(second.text).toBe('done');
+      expect(executed).toEqual(['README.md']);
+      expect(recovery.outcome().blocked).toContainEqual({
+        tool: 'github_api',
+        resource: 'https://github.com/acme/secret',
+        reason: 'APPROVAL_DECLINED',
+      });
+    });
+  },
+);
+
+describe("escalation: 'approval' with ai@5 (no approval mechanism)", () => {
+  const v = versions[0]!;
+
+  it('falls back to a refusal: the later call is blocked and never runs', async () => {
+    provider.reset([
+      toolCall('github_api', { repo: 'acme/secret', path: 'README.md' }, { id: 'denied' }),
+      toolCall('github_api', { repo: 'acme/secret', path: 'LICENSE' }, { id: 'later' }),
+      text('done'),
+    ]);
+    const executed: string[] = [];
+    const recovery = createRecovery({
+      runId: 'compat-esc-ai5',
+      policies: {
+        github_api: {
+          resource: (i: { repo: string }) => urlResource(`https://github.com/${i.repo}`),
+        },
+      },
+      onDenial: 'continue',
+      escalation: 'approval',
+    });
+    const result = await v.generateText({
+      model: v.createOpenAI({ baseURL: provider.baseURL, apiKey: 'test' }).chat('gpt-4o'),
+      prompt: 'Read acme/secret',
+      tools: recovery.tools({
+        github_api: v.tool({
+          inputSchema: z.object({ repo: z.string(), path: z.string() }),
+          execute: async ({ path }: { path: string }) => {
+            executed.push(path);
+            if (path === 'README.md') throw statusError(403);
+            return 'contents';
+          },
+        }),
+      }),
+      stopWhen: [v.stepCount(10), recovery.stopWhen],
+      prepareStep: recovery.prepareStep,
+    });
+    expect(result.text).toBe('done');
+    expect(executed).toEqual(['README.md']);
+    const later = provider.toolResults().find((r) => r.callId === 'later');
+    expect(contractIn(later!.output)).toMatchObject({
+      status: 'BLOCKED',
+      resource: 'https://github.com/acme/secret',
+    });
+    expect(
+      (result.steps as { content: { type: string }[] }[])
+        .flatMap((step) => step.content)
+        .some((part) => part.type === 'tool-approval-request'),
+    ).toBe(false);
   });
 });
