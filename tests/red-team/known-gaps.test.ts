@@ -3,7 +3,8 @@
 // lands, its test starts passing and vitest reports it: drop the `.fails` then and move the
 // route into routes.ts. All the routes found so far are closed and live in routes.ts
 // (kubectl --raw, proxy and port-forward to the API server, ln -s, percent-encoded file:
-// URLs, S3's HTTPS endpoints, psql service= and PGSERVICEFILE). What stays here is the one
+// URLs, S3's HTTPS endpoints, psql service= and PGSERVICEFILE, git diff --no-index and git's
+// other file arguments outside its repository). What stays here is the one
 // gap that is not a route: how a refusal of a call wider than a scope rule is remembered.
 import { createOpenAI } from '@ai-sdk/openai';
 import { createRecovery } from '@recourse/ai-sdk';
