@@ -1,19 +1,28 @@
-const marker = Symbol.for('recourse.error');
+const baseMarker = Symbol.for('recourse.error');
 
 export type RecourseErrorCode =
   | 'INVALID_OPTIONS'
-  | 'IDEMPOTENCY_CONFLICT'
   | 'LEASE_LOST'
   | 'LEDGER_UNAVAILABLE'
+  | 'TIMEOUT'
   | 'TOOL_CALL_FAILED'
-  | 'BLOCKED';
+  | 'NO_SUCH_TOOL'
+  | 'INVALID_TOOL_INPUT'
+  | 'MCP_TOOL_ERROR'
+  | 'OUTSIDE_CALL';
+
+/** `isInstance` for one class, by its own `Symbol.for` marker (survives duplicate copies). */
+function hasMarker(value: unknown, marker: symbol): boolean {
+  return typeof value === 'object' && value !== null && marker in value;
+}
 
 /**
- * Base of every error recourse throws. `isInstance` survives two copies of the package
- * in node_modules, where `instanceof` does not.
+ * Base of every error recourse throws. Each class carries its own `Symbol.for` marker,
+ * so `isInstance` survives two copies of the package in node_modules (where `instanceof`
+ * does not) and a subclass check never accepts a sibling.
  */
 export class RecourseError extends Error {
-  readonly [marker] = true;
+  readonly [baseMarker] = true;
   readonly code: RecourseErrorCode;
 
   constructor(code: RecourseErrorCode, message: string, options?: { cause?: unknown }) {
@@ -23,49 +32,85 @@ export class RecourseError extends Error {
   }
 
   static isInstance(value: unknown): value is RecourseError {
-    return typeof value === 'object' && value !== null && marker in value;
+    return hasMarker(value, baseMarker);
   }
 }
+
+const invalidOptionsMarker = Symbol.for('recourse.error.invalid-options');
 
 /** Options given to a constructor or factory are wrong. The message names the field. */
 export class InvalidOptionsError extends RecourseError {
+  readonly [invalidOptionsMarker] = true;
+  /** The path of the bad option: `policies.refund_payment.sideEffect`. */
   readonly field: string;
-  constructor(field: string, problem: string) {
+  /** For an unknown key: the known key it most likely meant. */
+  readonly suggestion: string | undefined;
+
+  constructor(field: string, problem: string, suggestion?: string | undefined) {
     super('INVALID_OPTIONS', `Invalid option \`${field}\`: ${problem}`);
     this.name = 'InvalidOptionsError';
     this.field = field;
+    this.suggestion = suggestion;
+  }
+
+  static override isInstance(value: unknown): value is InvalidOptionsError {
+    return hasMarker(value, invalidOptionsMarker);
   }
 }
 
-/** The same idempotency key was used for a different payload (IETF draft: 422). */
-export class IdempotencyConflictError extends RecourseError {
-  readonly key: string;
-  constructor(key: string) {
-    super(
-      'IDEMPOTENCY_CONFLICT',
-      `Idempotency key ${key} was already used with a different payload`,
-    );
-    this.name = 'IdempotencyConflictError';
-    this.key = key;
-  }
-}
+const leaseLostMarker = Symbol.for('recourse.error.lease-lost');
 
 /** A claimer whose lease expired tried to complete a key that another worker now owns. */
 export class LeaseLostError extends RecourseError {
+  readonly [leaseLostMarker] = true;
   readonly key: string;
+
   constructor(key: string) {
     super('LEASE_LOST', `The claim on ${key} was taken over by another worker`);
     this.name = 'LeaseLostError';
     this.key = key;
   }
+
+  static override isInstance(value: unknown): value is LeaseLostError {
+    return hasMarker(value, leaseLostMarker);
+  }
 }
+
+const ledgerUnavailableMarker = Symbol.for('recourse.error.ledger-unavailable');
 
 /** The ledger could not be reached. Classified as TRANSIENT; never executes without a claim. */
 export class LedgerUnavailableError extends RecourseError {
+  readonly [ledgerUnavailableMarker] = true;
   readonly store: string;
+
   constructor(store: string, message: string, options?: { cause?: unknown }) {
     super('LEDGER_UNAVAILABLE', `${store} ledger unavailable: ${message}`, options);
     this.name = 'LedgerUnavailableError';
     this.store = store;
+  }
+
+  static override isInstance(value: unknown): value is LedgerUnavailableError {
+    return hasMarker(value, ledgerUnavailableMarker);
+  }
+}
+
+const attemptTimeoutMarker = Symbol.for('recourse.error.attempt-timeout');
+
+/**
+ * An attempt ran past its `timeoutMs`: its signal was aborted with this error and it is
+ * no longer awaited. Named `TimeoutError` like the platform's, so it classifies as one.
+ */
+export class AttemptTimeoutError extends RecourseError {
+  readonly [attemptTimeoutMarker] = true;
+  readonly timeoutMs: number;
+
+  constructor(toolName: string, timeoutMs: number) {
+    super('TIMEOUT', `${toolName} did not settle within ${timeoutMs} ms`);
+    this.name = 'TimeoutError';
+    this.timeoutMs = timeoutMs;
+  }
+
+  static override isInstance(value: unknown): value is AttemptTimeoutError {
+    return hasMarker(value, attemptTimeoutMarker);
   }
 }

@@ -39,11 +39,11 @@ export interface Classification {
   field?: string | undefined;
 }
 
-/** Everything `decideRecovery` needs. Mirrors the seed's `Failure` dataclass. */
+/** Everything `decideRecovery` needs: the facts of one failed attempt. */
 export interface DecisionState {
   tool: string;
   failureClass: FailureClass;
-  /** This attempt may have changed the outside world. */
+  /** This attempt may have changed the outside world: the operation is in doubt. */
   sideEffects: boolean;
   /** A key a replay can safely run behind (the downstream honours it). */
   checkpoint?: string | undefined;
@@ -56,6 +56,19 @@ export interface DecisionState {
   /** Repairs already spent on this failure fingerprint. */
   repairAttempts: number;
   retryAfterMs?: number | undefined;
+  /**
+   * The classification code. A few codes are facts the policy reads: `LEASE_LOST`,
+   * `IN_FLIGHT` and `RESULT_NOT_STORED` (another worker owns the write, or its result is
+   * elsewhere), `IDEMPOTENCY_CONFLICT` (the key belongs to another payload),
+   * `LEDGER_UNAVAILABLE` (the store is down: nothing was sent).
+   */
+  code?: string | undefined;
+  /** A reconcile read answered: the write did not happen, or the read itself failed. */
+  reconciled?: 'not_happened' | 'failed' | undefined;
+  /** The dependency's retry budget is spent (an outage): retries must stop. */
+  retryBudgetExhausted?: boolean | undefined;
+  /** Milliseconds this call has taken so far, for the time budget. */
+  elapsedMs?: number | undefined;
 }
 
 export interface RecoveryBudgets {
@@ -65,14 +78,46 @@ export interface RecoveryBudgets {
   repairBudget?: number | undefined;
 }
 
-/** What to do, and why. `delayMs` is set for RETRY. */
+/** Why the policy decided what it did: stable, machine-readable. */
+export const decisionCodes = [
+  'RETRY',
+  'REPAIR',
+  'REPLAY',
+  'RECONCILE',
+  'REOBSERVE',
+  'REPLAN',
+  'FALLBACK',
+  'POISON',
+  'AUTHORIZATION_DENIED',
+  'RECONCILE_BY_HAND',
+  'RECONCILE_FAILED',
+  'ATTEMPTS_EXHAUSTED',
+  'DEPENDENCY_RETRY_BUDGET_EXHAUSTED',
+  'RETRY_AFTER_TOO_LONG',
+  'TIME_BUDGET_EXHAUSTED',
+  'LEDGER_UNAVAILABLE',
+  'IDEMPOTENCY_CONFLICT',
+  'IN_FLIGHT',
+  'LEASE_LOST',
+  'RESULT_NOT_STORED',
+  'RUN_STOPPED',
+  'SCOPE_DENY',
+  'SCOPE_NOT_ALLOWED',
+  'DENIED_EARLIER',
+  'APPROVAL_REQUESTED',
+  'APPROVAL_DECLINED',
+  'MODEL_UNAVAILABLE',
+  'MODEL_QUOTA_EXCEEDED',
+] as const;
+export type DecisionCode = (typeof decisionCodes)[number];
+
+/** What to do, and why. `delayMs` is set for RETRY and REPLAY. */
 export interface Decision {
   action: RecoveryAction;
   reason: string;
-  /** Machine-readable reason: POISON, AUTHORIZATION_DENIED, RECONCILE_BY_HAND, ... */
-  code: string;
+  code: DecisionCode;
   delayMs?: number | undefined;
-  /** The decision ends the run (ABORT and blocks). */
+  /** The decision ends the call for good: ABORT (a stop of the run unless the run says otherwise). */
   terminal: boolean;
 }
 

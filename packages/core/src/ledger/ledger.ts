@@ -1,11 +1,11 @@
 import type { Clock } from '../clock.js';
-import type { JsonValue } from '../types.js';
+import type { FailureClass } from '../types.js';
 
 /**
  * The ledger remembers what a run did, so that a write happens at most once per
  * idempotency key across retries, replays, model turns, workers and restarts, and so
- * that what a run learned (repair counts per failure fingerprint, denied resources)
- * survives too.
+ * that what a run learned (repair counts per failure fingerprint, denied resources,
+ * grants, poisoned operations, escalations) survives too.
  *
  * Every store (memory, SQLite, Redis, PostgreSQL) implements this interface and passes
  * the contract suite in `@recourse/core/testing` (`describeLedgerContract`).
@@ -39,17 +39,15 @@ export interface Ledger {
    * Stores the result and marks the key completed. Rejects with `LeaseLostError` when
    * `token` is not the current claim's (a newer claimer owns the key: fencing).
    */
-  complete(key: string, token: string, result: JsonValue): Promise<void>;
+  complete(key: string, token: string, result: StoredResult): Promise<void>;
 
   /**
    * Extends the lease of an `in_flight` claim held by `token` to now + `leaseMs` (the
-   * store's `leaseMs` when omitted): the heartbeat of a claimer whose write runs longer
-   * than a lease, so that no other worker takes the key over while it is still working.
-   * Returns false and changes nothing when `token` is not the current claim's (taken
-   * over: fencing) or the record is not in flight (completed, uncertain, released). A
-   * lease that ran out but was not taken over yet is renewed, as `complete` still
-   * succeeds then. Optional, so that older third-party stores still type-check; without
-   * it, leases are never renewed.
+   * store's `leaseMs` when omitted), so that no other worker takes the key over while a
+   * slow write is still working. Returns false and changes nothing when `token` is not
+   * the current claim's (taken over: fencing) or the record is not in flight. A lease
+   * that ran out but was not taken over yet is renewed, as `complete` still succeeds
+   * then. Optional for third-party stores; without it, leases are never renewed.
    */
   renew?(key: string, token: string, leaseMs?: number | undefined): Promise<boolean>;
 
@@ -69,20 +67,42 @@ export interface Ledger {
   /** The current record of `key`, if any and not past retention. */
   get(key: string): Promise<LedgerRecord | undefined>;
 
-  /** Adds `by` (default 1) to a named counter of a run and returns the new value. */
-  incrementCounter(runId: string, name: string, by?: number | undefined): Promise<number>;
+  /** Adds one repair to a failure fingerprint of a run and returns the new count. */
+  addRepair(runId: string, fingerprint: string): Promise<number>;
 
-  /** The current value of a named counter of a run (0 when never incremented). */
-  getCounter(runId: string, name: string): Promise<number>;
+  /** Repairs spent on a failure fingerprint of a run (0 when none). */
+  getRepairs(runId: string, fingerprint: string): Promise<number>;
 
-  /** Remembers a denied resource for the run. Idempotent per (resource, capability). */
-  addDenial(runId: string, denial: Denial): Promise<void>;
+  /**
+   * Records a fact the run learned. Idempotent per (run, kind, id): the first record
+   * stays. Resolves to true when the fact is new.
+   */
+  addFact<K extends RunFactKind>(
+    runId: string,
+    kind: K,
+    id: string,
+    fact: RunFacts[K],
+  ): Promise<boolean>;
 
-  /** Every denial recorded for the run, oldest first. */
-  listDenials(runId: string): Promise<Denial[]>;
+  /** Every fact recorded for the run, by kind, each list oldest first, as copies. */
+  listFacts(runId: string): Promise<RunFactLists>;
+
+  /**
+   * Optional push: calls `onChange` soon after any handle (this process or another)
+   * adds a fact to the run, and whenever the watch (re)connects, since facts may have
+   * been missed meanwhile. While `live` is false the runtime reads facts on every call;
+   * while it is true it trusts its cache, so a call costs no store round trip.
+   */
+  watchFacts?(runId: string, onChange: () => void): FactWatch;
 
   /** Releases connections. Stores without connections may omit it. */
   close?(): Promise<void>;
+}
+
+export interface FactWatch {
+  /** True while changes are delivered: the subscription is confirmed and connected. */
+  readonly live: boolean;
+  close(): void;
 }
 
 export interface ClaimRequest {
@@ -101,9 +121,21 @@ export type ClaimResult =
       /** Set when a previous attempt may already have written. */
       previous?: 'uncertain' | 'expired' | undefined;
     }
-  | { status: 'completed'; result: JsonValue }
+  | { status: 'completed'; result: StoredResult }
   | { status: 'in_flight'; leaseExpiresAt: number }
   | { status: 'conflict' };
+
+/**
+ * What a completed write left, as the store keeps it: the result as JSON text (parsed
+ * only when a duplicate asks for it), nothing (the tool returned `undefined`), or a note
+ * that the write completed but its result could not be stored (JSON cannot hold it).
+ */
+export interface StoredResult {
+  /** The result, serialised with `JSON.stringify`. Absent: the tool returned nothing. */
+  json?: string | undefined;
+  /** Set when the write completed but its result was not stored: why. */
+  unstorable?: string | undefined;
+}
 
 export type LedgerRecordState = 'in_flight' | 'completed' | 'uncertain';
 
@@ -111,7 +143,8 @@ export interface LedgerRecord {
   key: string;
   state: LedgerRecordState;
   payloadHash: string;
-  result?: JsonValue | undefined;
+  /** For `completed`. */
+  result?: StoredResult | undefined;
   /** For `in_flight`: when another worker may take the claim over. */
   leaseExpiresAt?: number | undefined;
   note?: string | undefined;
@@ -129,6 +162,51 @@ export interface Denial {
   reason: string;
   at: number;
 }
+
+/** An operator's decision to open one resource (and what lies below it) for the run. */
+export interface AccessGrant {
+  /** Canonical resource string; `*` (everything) can never be granted. */
+  resource: string;
+  /** Who decided: an operator id, an approval id. Required so the decision is attributable. */
+  grantedBy: string;
+  reason?: string | undefined;
+  at: number;
+}
+
+/** An operation (tool + canonical input) whose failure survived the repair budget. */
+export interface PoisonedOperation {
+  /** Hash of the tool name and the canonical input. */
+  operation: string;
+  tool: string;
+  failureClass: FailureClass;
+  /** The classification code of the failure that kept repeating. */
+  code: string;
+  fingerprint: string;
+  at: number;
+}
+
+/** Resources a blocked call was escalated for: what an operator's answer may grant. */
+export interface Escalation {
+  toolCallId: string;
+  tool: string;
+  resources: string[];
+  at: number;
+}
+
+/** The facts a run learns, by kind. */
+export interface RunFacts {
+  denial: Denial;
+  grant: AccessGrant;
+  poison: PoisonedOperation;
+  escalation: Escalation;
+}
+
+export type RunFactKind = keyof RunFacts;
+
+/** A run's facts, every kind present (an empty list when none). */
+export type RunFactLists = { [K in RunFactKind]: RunFacts[K][] };
+
+export const runFactKinds: readonly RunFactKind[] = ['denial', 'grant', 'poison', 'escalation'];
 
 /** Options every store accepts. */
 export interface LedgerOptions {

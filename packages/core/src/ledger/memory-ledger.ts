@@ -1,15 +1,17 @@
-import { LeaseLostError } from '../errors.js';
-import type { JsonValue } from '../types.js';
+import { InvalidOptionsError, LeaseLostError } from '../errors.js';
 import type {
   ClaimRequest,
   ClaimResult,
-  Denial,
+  FactWatch,
   Ledger,
   LedgerOptions,
   LedgerRecord,
+  RunFactKind,
+  RunFactLists,
+  RunFacts,
+  StoredResult,
 } from './ledger.js';
 import {
-  checkCounterStep,
   createToken,
   isPastRetention,
   planClaim,
@@ -22,7 +24,19 @@ import {
 } from './record-rules.js';
 import { type ResolvedLedgerOptions, resolveLedgerOptions } from './resolve-ledger-options.js';
 
-const sweepEvery = 1_000;
+export interface MemoryLedgerOptions extends LedgerOptions {
+  /**
+   * Most records kept. Past it, the oldest completed records are dropped first (a
+   * duplicate of a dropped write is then executed again, as after its retention); records
+   * in flight or in doubt are never dropped, so the bound can be exceeded while they last.
+   * Default: unbounded (records still go after `retentionMs`).
+   */
+  maxRecords?: number | undefined;
+}
+
+// Records examined for retention per claim: sweeping a bounded slice keeps every claim
+// O(1) while still collecting everything over time (the cursor cycles through the map).
+const sweepSlice = 4;
 
 /**
  * A ledger in this process's memory: for tests and single-process agents. Every method
@@ -32,13 +46,20 @@ const sweepEvery = 1_000;
 export class MemoryLedger implements Ledger {
   readonly name = 'memory';
   readonly #options: ResolvedLedgerOptions;
+  readonly #maxRecords: number;
   readonly #records = new Map<string, StoredRecord>();
-  readonly #counters = new Map<string, number>();
-  readonly #denials = new Map<string, Denial[]>();
-  #claimsSinceSweep = 0;
+  readonly #repairs = new Map<string, number>();
+  readonly #facts = new Map<string, Map<string, unknown>>();
+  readonly #watchers = new Map<string, Set<() => void>>();
+  #cursor: Iterator<[string, StoredRecord]> | undefined;
 
-  constructor(options?: LedgerOptions) {
+  constructor(options: MemoryLedgerOptions = {}) {
     this.#options = resolveLedgerOptions(options);
+    const maxRecords = options.maxRecords ?? Number.POSITIVE_INFINITY;
+    if (!(typeof maxRecords === 'number' && maxRecords >= 1)) {
+      throw new InvalidOptionsError('maxRecords', `must be a number >= 1, got ${maxRecords}`);
+    }
+    this.#maxRecords = maxRecords;
   }
 
   /** The default lease of a claim, in milliseconds. */
@@ -52,21 +73,28 @@ export class MemoryLedger implements Ledger {
   }
 
   async claim(request: ClaimRequest): Promise<ClaimResult> {
-    if (++this.#claimsSinceSweep >= sweepEvery) this.#sweep();
+    const now = this.#now();
+    this.#sweep(now);
     const plan = planClaim(
       this.#records.get(request.key),
       request,
-      this.#now(),
+      now,
       this.#options,
       createToken(),
     );
-    if (plan.write) this.#records.set(request.key, plan.write);
-    return structuredClone(plan.result);
+    if (plan.write) {
+      this.#records.set(request.key, plan.write);
+      if (this.#records.size > this.#maxRecords) this.#evict();
+    }
+    // Results are immutable text and the plan is fresh: nothing to copy.
+    return plan.result;
   }
 
-  async complete(key: string, token: string, result: JsonValue): Promise<void> {
-    // Copy before storing, so that the caller mutating its object changes nothing here.
-    const next = planComplete(this.#records.get(key), token, this.#now(), structuredClone(result));
+  async complete(key: string, token: string, result: StoredResult): Promise<void> {
+    const stored: StoredResult = {};
+    if (result.json !== undefined) stored.json = String(result.json);
+    if (result.unstorable !== undefined) stored.unstorable = String(result.unstorable);
+    const next = planComplete(this.#records.get(key), token, this.#now(), stored);
     if (!next) throw new LeaseLostError(key);
     this.#records.set(key, next);
   }
@@ -100,42 +128,98 @@ export class MemoryLedger implements Ledger {
       this.#records.delete(key);
       return undefined;
     }
-    return structuredClone(toLedgerRecord(stored));
+    return toLedgerRecord(stored);
   }
 
-  async incrementCounter(runId: string, name: string, by = 1): Promise<number> {
-    const id = counterId(runId, name);
-    const value = (this.#counters.get(id) ?? 0) + checkCounterStep(by);
-    this.#counters.set(id, value);
+  async addRepair(runId: string, fingerprint: string): Promise<number> {
+    const id = pairId(runId, fingerprint);
+    const value = (this.#repairs.get(id) ?? 0) + 1;
+    this.#repairs.set(id, value);
     return value;
   }
 
-  async getCounter(runId: string, name: string): Promise<number> {
-    return this.#counters.get(counterId(runId, name)) ?? 0;
+  async getRepairs(runId: string, fingerprint: string): Promise<number> {
+    return this.#repairs.get(pairId(runId, fingerprint)) ?? 0;
   }
 
-  async addDenial(runId: string, denial: Denial): Promise<void> {
-    const list = this.#denials.get(runId) ?? [];
-    const known = list.some(
-      (d) => d.resource === denial.resource && d.capability === denial.capability,
-    );
-    if (!known) list.push(structuredClone(denial));
-    this.#denials.set(runId, list);
+  async addFact<K extends RunFactKind>(
+    runId: string,
+    kind: K,
+    id: string,
+    fact: RunFacts[K],
+  ): Promise<boolean> {
+    const bucket = pairId(runId, kind);
+    let facts = this.#facts.get(bucket);
+    if (!facts) {
+      facts = new Map();
+      this.#facts.set(bucket, facts);
+    }
+    if (facts.has(id)) return false;
+    facts.set(id, structuredClone(fact));
+    // Synchronous, so every runtime sharing this ledger knows before its next call.
+    for (const onChange of this.#watchers.get(runId) ?? []) {
+      try {
+        onChange();
+      } catch {
+        // A watcher's bug must not fail the write that taught the run something.
+      }
+    }
+    return true;
   }
 
-  async listDenials(runId: string): Promise<Denial[]> {
-    // Denials are flat records of strings and a number: a shallow copy is a full copy.
-    return (this.#denials.get(runId) ?? []).map((denial) => ({ ...denial }));
+  async listFacts(runId: string): Promise<RunFactLists> {
+    const list = <K extends RunFactKind>(kind: K): RunFacts[K][] => {
+      const facts = this.#facts.get(pairId(runId, kind));
+      return facts ? [...facts.values()].map((fact) => structuredClone(fact) as RunFacts[K]) : [];
+    };
+    return {
+      denial: list('denial'),
+      grant: list('grant'),
+      poison: list('poison'),
+      escalation: list('escalation'),
+    };
+  }
+
+  watchFacts(runId: string, onChange: () => void): FactWatch {
+    let watchers = this.#watchers.get(runId);
+    if (!watchers) {
+      watchers = new Set();
+      this.#watchers.set(runId, watchers);
+    }
+    watchers.add(onChange);
+    const all = this.#watchers;
+    return {
+      live: true,
+      close() {
+        watchers.delete(onChange);
+        if (watchers.size === 0 && all.get(runId) === watchers) all.delete(runId);
+      },
+    };
   }
 
   async close(): Promise<void> {}
 
-  /** Drops records past retention, so that a long-lived process does not grow forever. */
-  #sweep(): void {
-    this.#claimsSinceSweep = 0;
-    const now = this.#now();
-    for (const [key, stored] of this.#records) {
+  /** Drops the records past retention among the next few the cursor reaches. */
+  #sweep(now: number): void {
+    for (let i = 0; i < sweepSlice; i++) {
+      this.#cursor ??= this.#records.entries();
+      const next = this.#cursor.next();
+      if (next.done) {
+        this.#cursor = undefined;
+        return;
+      }
+      const [key, stored] = next.value;
       if (isPastRetention(stored, now, this.#options.retentionMs)) this.#records.delete(key);
+    }
+  }
+
+  /** Over `maxRecords`: drops the oldest completed record (maps iterate in insertion order). */
+  #evict(): void {
+    for (const [key, stored] of this.#records) {
+      if (stored.state === 'completed') {
+        this.#records.delete(key);
+        return;
+      }
     }
   }
 
@@ -145,6 +229,6 @@ export class MemoryLedger implements Ledger {
 }
 
 // JSON keeps the two parts apart whatever characters they contain.
-function counterId(runId: string, name: string): string {
-  return JSON.stringify([runId, name]);
+function pairId(a: string, b: string): string {
+  return JSON.stringify([a, b]);
 }

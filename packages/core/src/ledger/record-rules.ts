@@ -1,6 +1,11 @@
 import { InvalidOptionsError } from '../errors.js';
-import type { JsonValue } from '../types.js';
-import type { ClaimRequest, ClaimResult, LedgerRecord, LedgerRecordState } from './ledger.js';
+import type {
+  ClaimRequest,
+  ClaimResult,
+  LedgerRecord,
+  LedgerRecordState,
+  StoredResult,
+} from './ledger.js';
 
 /**
  * A ledger record as stores keep it: the public `LedgerRecord` plus the fencing token
@@ -16,7 +21,7 @@ export interface StoredRecord {
   payloadHash: string;
   /** The token of the latest claim. Only it may complete, release or mark the key. */
   token: string;
-  result?: JsonValue | undefined;
+  result?: StoredResult | undefined;
   leaseExpiresAt?: number | undefined;
   note?: string | undefined;
   /** An earlier attempt may have written: a release goes back to `uncertain`, not free. */
@@ -55,7 +60,7 @@ export function planClaim(
     return { result: { status: 'conflict' } };
   }
   if (current?.state === 'completed') {
-    return { result: { status: 'completed', result: current.result ?? null } };
+    return { result: { status: 'completed', result: { ...current.result } } };
   }
   const leaseExpiresAt = current?.leaseExpiresAt ?? 0;
   if (current?.state === 'in_flight' && now < leaseExpiresAt) {
@@ -89,7 +94,7 @@ export function planComplete(
   stored: StoredRecord | undefined,
   token: string,
   now: number,
-  result: JsonValue,
+  result: StoredResult,
 ): StoredRecord | undefined {
   if (!stored || stored.token !== token) return undefined;
   if (stored.state === 'completed') return stored;
@@ -177,7 +182,7 @@ export function toLedgerRecord(stored: StoredRecord): LedgerRecord {
     payloadHash: stored.payloadHash,
     updatedAt: stored.updatedAt,
   };
-  if (stored.state === 'completed') record.result = stored.result ?? null;
+  if (stored.state === 'completed') record.result = { ...stored.result };
   if (stored.state === 'in_flight') record.leaseExpiresAt = stored.leaseExpiresAt;
   if (stored.note !== undefined) record.note = stored.note;
   return record;
@@ -188,10 +193,10 @@ export function createToken(): string {
   return globalThis.crypto.randomUUID();
 }
 
-/** A counter step every store accepts: any finite number (repairs are whole, costs need not be). */
-export function checkCounterStep(by: number): number {
-  if (typeof by !== 'number' || !Number.isFinite(by)) {
-    throw new InvalidOptionsError('by', `must be a finite number, got ${by}`);
-  }
-  return by;
+/** A stored result a store read back: only the two known fields, each a string or absent. */
+export function toStoredResult(json: unknown, unstorable: unknown): StoredResult {
+  const result: StoredResult = {};
+  if (typeof json === 'string') result.json = json;
+  if (typeof unstorable === 'string') result.unstorable = unstorable;
+  return result;
 }

@@ -1,5 +1,5 @@
 import { type RandomSource, systemRandom } from '../clock.js';
-import type { Decision, DecisionState, RecoveryBudgets } from '../types.js';
+import type { Decision, DecisionCode, DecisionState, RecoveryBudgets } from '../types.js';
 import { type BackoffOptions, computeBackoff, validateBackoff } from './backoff.js';
 
 export const defaultMaxAttempts = 3;
@@ -8,38 +8,55 @@ export const defaultRepairBudget = 2;
 export interface DecideOptions extends RecoveryBudgets {
   backoff?: BackoffOptions | undefined;
   random?: RandomSource | undefined;
-}
-
-/** Extra facts a runtime may add to the contract's decision state. */
-export interface DecisionContext extends DecisionState {
-  /** The dependency's retry budget is spent (an outage): retries must stop. */
-  retryBudgetExhausted?: boolean | undefined;
+  /** What a poison step does to the run: 'stop' (default) aborts, 'replan' asks for a new plan. */
+  onPoison?: 'stop' | 'replan' | undefined;
 }
 
 /**
- * The policy. Asks, in this order, and stops at the first that applies (the order
- * matters more than the rules: poison before replay, side effects before retry):
- * 1. not TRANSIENT and repairs spent → ABORT (poison)
- * 2. AUTHORIZATION → ABORT (blocked; never another route)
- * 3. side effects → RECONCILE, else REPLAY behind the key, else ABORT (reconcile by hand)
- * 4. TRANSIENT → RETRY within budget, else ABORT
- * 5. STALE_STATE → REOBSERVE
- * 6. VALIDATION → REPAIR
- * 7. PERMANENT → FALLBACK when the tool has one, else REPLAN
+ * The policy: every rule of recovery, in one pure function. Asks, in this order, and
+ * stops at the first that applies (the order matters more than the rules):
+ *
+ * 1. not TRANSIENT and repairs spent → ABORT (poison beats everything, replay included)
+ * 2. AUTHORIZATION → ABORT (blocked; never a retry, a repair or another route)
+ * 3. another worker owns the write, or holds its result → REOBSERVE (send nothing)
+ * 4. the key belongs to another payload → REPLAN
+ * 5. a reconcile read failed → ABORT (the write stays in doubt)
+ * 6. in doubt → RECONCILE, else REPLAY behind the key, else ABORT (reconcile by hand)
+ * 7. proven not to have happened, or TRANSIENT → RETRY within the attempts, the
+ *    dependency's budget and the server's Retry-After; else FALLBACK or ABORT
+ * 8. STALE_STATE → REOBSERVE
+ * 9. VALIDATION → REPAIR
+ * 10. UNKNOWN_OUTCOME → ABORT (nothing can prove what happened)
+ * 11. PERMANENT → FALLBACK when the tool has one, else REPLAN
  */
-export function decideRecovery(state: DecisionContext, options: DecideOptions = {}): Decision {
+export function decideRecovery(state: DecisionState, options: DecideOptions = {}): Decision {
   const maxAttempts = options.maxAttempts ?? defaultMaxAttempts;
   const repairBudget = options.repairBudget ?? defaultRepairBudget;
-  const { failureClass } = state;
+  const { failureClass, code } = state;
 
   if (failureClass !== 'TRANSIENT' && state.repairAttempts >= repairBudget) {
-    return abort('POISON', 'poison step: fingerprint survived the repair budget');
+    return options.onPoison === 'replan'
+      ? next('REPLAN', 'POISON', 'poison step: this action is quarantined; the plan must change')
+      : abort('POISON', 'poison step: fingerprint survived the repair budget');
   }
   if (failureClass === 'AUTHORIZATION') {
     return abort(
       'AUTHORIZATION_DENIED',
       'authorization denied: stop, do not look for another route',
     );
+  }
+  if (code === 'LEASE_LOST' || code === 'IN_FLIGHT' || code === 'RESULT_NOT_STORED') {
+    return next('REOBSERVE', code, ownedElsewhere[code]);
+  }
+  if (code === 'IDEMPOTENCY_CONFLICT') {
+    return next(
+      'REPLAN',
+      'IDEMPOTENCY_CONFLICT',
+      'the idempotency key belongs to a different operation',
+    );
+  }
+  if (state.reconciled === 'failed') {
+    return abort('RECONCILE_FAILED', 'the reconcile read failed, so the write stays in doubt');
   }
   if (state.sideEffects) {
     if (state.reconcilable) {
@@ -50,39 +67,20 @@ export function decideRecovery(state: DecisionContext, options: DecideOptions = 
       );
     }
     if (state.checkpoint) {
-      return next('REPLAY', 'REPLAY', `re-run behind idempotency key ${state.checkpoint}`);
+      if (state.attempts >= maxAttempts) {
+        return abort('ATTEMPTS_EXHAUSTED', 'the write could not be completed within its attempts');
+      }
+      const replay = withDelay(
+        next('REPLAY', 'REPLAY', `re-run behind idempotency key ${state.checkpoint}`),
+        state,
+        options,
+      );
+      return replay.delayMs === undefined ? tooLong(state) : replay;
     }
     return abort('RECONCILE_BY_HAND', 'side effects with no checkpoint: reconcile by hand');
   }
-  if (failureClass === 'TRANSIENT') {
-    if (state.attempts >= maxAttempts) {
-      return abort(
-        'RETRY_BUDGET_SPENT',
-        'transport budget spent; a prompt edit will not fix a dead endpoint',
-      );
-    }
-    if (state.retryBudgetExhausted) {
-      return abort(
-        'DEPENDENCY_RETRY_BUDGET_EXHAUSTED',
-        'too many failures against this dependency: retries stopped to avoid a retry storm',
-      );
-    }
-    const backoff = computeBackoff(
-      state.attempts,
-      validateBackoff(options.backoff ?? {}),
-      options.random ?? systemRandom,
-      state.retryAfterMs,
-    );
-    if (!backoff.retry) {
-      return abort(
-        'RETRY_AFTER_TOO_LONG',
-        `the server asked to wait ${backoff.retryAfterMs} ms, beyond the backoff cap: not retrying now`,
-      );
-    }
-    return {
-      ...next('RETRY', 'RETRY', 'transport fault, retry budget open'),
-      delayMs: backoff.delayMs,
-    };
+  if (failureClass === 'TRANSIENT' || state.reconciled === 'not_happened') {
+    return decideRetry(state, options, maxAttempts);
   }
   if (failureClass === 'STALE_STATE') {
     return next(
@@ -100,20 +98,69 @@ export function decideRecovery(state: DecisionContext, options: DecideOptions = 
       'outcome unknown and nothing can prove what happened: reconcile by hand',
     );
   }
-  if (state.hasFallback) {
-    return next(
-      'FALLBACK',
-      'FALLBACK',
-      'the action cannot succeed as asked: use the declared fallback, marked degraded',
-    );
-  }
+  if (state.hasFallback) return fallback('the action cannot succeed as asked');
   return next('REPLAN', 'REPLAN', 'the action cannot succeed as asked: the plan needs to change');
 }
 
-function abort(code: string, reason: string): Decision {
+const ownedElsewhere = {
+  LEASE_LOST: 'the claim was taken over by another worker; its result will be the result',
+  IN_FLIGHT: 'another worker holds this write; wait for its result',
+  RESULT_NOT_STORED: 'the write completed but its result was not stored: read the state',
+} as const;
+
+/** A retry of a call that provably changed nothing: within attempts, budget and hints. */
+function decideRetry(state: DecisionState, options: DecideOptions, maxAttempts: number): Decision {
+  const stopped = (code: DecisionCode, reason: string) =>
+    state.hasFallback && code !== 'LEDGER_UNAVAILABLE' ? fallback(reason) : abort(code, reason);
+  if (state.attempts >= maxAttempts) {
+    return state.code === 'LEDGER_UNAVAILABLE'
+      ? stopped('LEDGER_UNAVAILABLE', 'the ledger could not be reached; the write was not sent')
+      : stopped(
+          'ATTEMPTS_EXHAUSTED',
+          'the call ran out of attempts; a prompt edit will not fix a dead endpoint',
+        );
+  }
+  if (state.retryBudgetExhausted) {
+    return stopped(
+      'DEPENDENCY_RETRY_BUDGET_EXHAUSTED',
+      'too many failures against this dependency: retries stopped to avoid a retry storm',
+    );
+  }
+  const retry = withDelay(
+    next('RETRY', 'RETRY', 'transport fault, nothing landed: retry after a backoff'),
+    state,
+    options,
+  );
+  if (retry.delayMs === undefined) return state.hasFallback ? fallback('not now') : tooLong(state);
+  return retry;
+}
+
+function tooLong(state: DecisionState): Decision {
+  return abort(
+    'RETRY_AFTER_TOO_LONG',
+    `the server asked to wait ${state.retryAfterMs} ms, beyond the backoff cap: not retrying now`,
+  );
+}
+
+/** The decision with its jittered backoff, or without `delayMs` when the server's hint is too long. */
+function withDelay(decision: Decision, state: DecisionState, options: DecideOptions): Decision {
+  const backoff = computeBackoff(
+    state.attempts,
+    validateBackoff(options.backoff ?? {}),
+    options.random ?? systemRandom,
+    state.retryAfterMs,
+  );
+  return backoff.retry ? { ...decision, delayMs: backoff.delayMs } : decision;
+}
+
+function fallback(why: string): Decision {
+  return next('FALLBACK', 'FALLBACK', `${why}: use the declared fallback, marked degraded`);
+}
+
+function abort(code: DecisionCode, reason: string): Decision {
   return { action: 'ABORT', code, reason, terminal: true };
 }
 
-function next(action: Decision['action'], code: string, reason: string): Decision {
+function next(action: Decision['action'], code: DecisionCode, reason: string): Decision {
   return { action, code, reason, terminal: false };
 }

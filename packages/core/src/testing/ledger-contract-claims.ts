@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../types.js';
 import type { LedgerContractHarness } from './ledger-contract.js';
-import { expectAcquired } from './ledger-contract-expect.js';
+import { expectAcquired, stored } from './ledger-contract-expect.js';
 import { describeLeaseContract } from './ledger-contract-leases.js';
 
 const results: [string, JsonValue][] = [
@@ -45,39 +45,62 @@ export function describeClaimContract(harness: () => LedgerContractHarness): voi
     it.each(results)('hands the stored result to later claims: %s', async (_label, value) => {
       const { ledger } = harness();
       const token = expectAcquired(await ledger.claim({ key: 'k', payloadHash: hash }));
-      await ledger.complete('k', token, value);
+      await ledger.complete('k', token, stored(value));
       expect(await ledger.claim({ key: 'k', payloadHash: hash })).toEqual({
         status: 'completed',
-        result: value,
+        result: stored(value),
       });
       expect(await ledger.claim({ key: 'k', payloadHash: hash })).toEqual({
         status: 'completed',
-        result: value,
+        result: stored(value),
       });
     });
 
-    it('stores a copy of the result: neither the caller nor a reader can change it', async () => {
+    it('keeps the result text byte for byte, and hands out copies nobody can change', async () => {
       const { ledger } = harness();
       const token = expectAcquired(await ledger.claim({ key: 'k', payloadHash: hash }));
-      const result = { items: [1, 2], owner: { name: 'ada' } };
-      await ledger.complete('k', token, result);
-      result.items.push(3);
-      result.owner.name = 'mallory';
+      const text = '{"b":1,"a":[1,2],"s":"\\u00e9\\n"}';
+      await ledger.complete('k', token, { json: text });
       const first = await ledger.claim({ key: 'k', payloadHash: hash });
-      if (first.status === 'completed') (first.result as { items: number[] }).items.push(4);
+      if (first.status === 'completed') first.result.json = 'changed';
       const record = await ledger.get('k');
-      if (record?.result) (record.result as { items: number[] }).items.push(5);
+      if (record?.result) record.result.json = 'changed too';
       expect(await ledger.claim({ key: 'k', payloadHash: hash })).toEqual({
         status: 'completed',
-        result: { items: [1, 2], owner: { name: 'ada' } },
+        result: { json: text },
       });
+    });
+
+    it('completes a write whose tool returned nothing: no result text', async () => {
+      const { ledger } = harness();
+      const token = expectAcquired(await ledger.claim({ key: 'k', payloadHash: hash }));
+      await ledger.complete('k', token, {});
+      expect(await ledger.claim({ key: 'k', payloadHash: hash })).toEqual({
+        status: 'completed',
+        result: {},
+      });
+      expect(await ledger.get('k')).toMatchObject({ state: 'completed', result: {} });
+    });
+
+    it('completes a write without a stored result, and says why to every later claim', async () => {
+      const { ledger } = harness();
+      const token = expectAcquired(await ledger.claim({ key: 'k', payloadHash: hash }));
+      await ledger.complete('k', token, { unstorable: 'BigInt at $.amount' });
+      const expected = { status: 'completed', result: { unstorable: 'BigInt at $.amount' } };
+      expect(await ledger.claim({ key: 'k', payloadHash: hash })).toEqual(expected);
+      expect(await ledger.claim({ key: 'k', payloadHash: hash })).toEqual(expected);
+      expect(await ledger.get('k')).toMatchObject({
+        state: 'completed',
+        result: { unstorable: 'BigInt at $.amount' },
+      });
+      expect(await ledger.release('k', token)).toBe(false);
     });
 
     it('reports a different payload under a used key as a conflict, in every state', async () => {
       const { ledger } = harness();
       const inFlight = expectAcquired(await ledger.claim({ key: 'flying', payloadHash: hash }));
       const done = expectAcquired(await ledger.claim({ key: 'done', payloadHash: hash }));
-      await ledger.complete('done', done, 'ok');
+      await ledger.complete('done', done, stored('ok'));
       const doubt = expectAcquired(await ledger.claim({ key: 'doubt', payloadHash: hash }));
       await ledger.markUncertain('doubt', doubt);
       for (const key of ['flying', 'done', 'doubt']) {
@@ -86,10 +109,10 @@ export function describeClaimContract(harness: () => LedgerContractHarness): voi
         });
       }
       // The conflict changed nothing: the original claimer still owns its key.
-      await ledger.complete('flying', inFlight, 'first');
+      await ledger.complete('flying', inFlight, stored('first'));
       expect(await ledger.claim({ key: 'flying', payloadHash: hash })).toEqual({
         status: 'completed',
-        result: 'first',
+        result: stored('first'),
       });
     });
 
@@ -121,10 +144,10 @@ export function describeClaimContract(harness: () => LedgerContractHarness): voi
         await ledger.claim({ key: 'k', payloadHash: hash }),
         'uncertain',
       );
-      await ledger.complete('k', third, { reconciled: true });
+      await ledger.complete('k', third, stored({ reconciled: true }));
       expect(await ledger.claim({ key: 'k', payloadHash: hash })).toEqual({
         status: 'completed',
-        result: { reconciled: true },
+        result: stored({ reconciled: true }),
       });
     });
 
@@ -132,22 +155,22 @@ export function describeClaimContract(harness: () => LedgerContractHarness): voi
       const { ledger } = harness();
       const token = expectAcquired(await ledger.claim({ key: 'k', payloadHash: hash }));
       expect(await ledger.markUncertain('k', token)).toBe(true);
-      await ledger.complete('k', token, 'found downstream');
+      await ledger.complete('k', token, stored('found downstream'));
       expect(await ledger.get('k')).toMatchObject({
         state: 'completed',
-        result: 'found downstream',
+        result: stored('found downstream'),
       });
     });
 
     it('does not release or unsettle a completed key', async () => {
       const { ledger } = harness();
       const token = expectAcquired(await ledger.claim({ key: 'k', payloadHash: hash }));
-      await ledger.complete('k', token, 1);
+      await ledger.complete('k', token, stored(1));
       expect(await ledger.release('k', token)).toBe(false);
       expect(await ledger.markUncertain('k', token)).toBe(false);
       expect(await ledger.claim({ key: 'k', payloadHash: hash })).toEqual({
         status: 'completed',
-        result: 1,
+        result: stored(1),
       });
     });
 
@@ -164,12 +187,12 @@ export function describeClaimContract(harness: () => LedgerContractHarness): voi
         updatedAt: start,
       });
       await clock.advance(10);
-      await ledger.complete('k', token, { ok: true });
+      await ledger.complete('k', token, stored({ ok: true }));
       expect(await ledger.get('k')).toMatchObject({
         key: 'k',
         state: 'completed',
         payloadHash: hash,
-        result: { ok: true },
+        result: stored({ ok: true }),
         updatedAt: start + 10,
       });
     });
@@ -185,12 +208,12 @@ export function describeClaimContract(harness: () => LedgerContractHarness): voi
         tokens.push(expectAcquired(await ledger.claim({ key, payloadHash: hash })));
       }
       for (const [index, key] of keys.entries()) {
-        await ledger.complete(key, tokens[index]!, { key });
+        await ledger.complete(key, tokens[index]!, stored({ key }));
       }
       for (const key of keys) {
         expect(await ledger.claim({ key, payloadHash: hash })).toEqual({
           status: 'completed',
-          result: { key },
+          result: stored({ key }),
         });
         expect((await ledger.get(key))?.key).toBe(key);
       }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ClaimResult, Ledger } from '../ledger/ledger.js';
 import type { LedgerContractHarness } from './ledger-contract.js';
-import { expectAcquired } from './ledger-contract-expect.js';
+import { expectAcquired, stored } from './ledger-contract-expect.js';
 
 const hash = 'sha256:payload-1';
 
@@ -37,12 +37,12 @@ export function describeConcurrencyContract(
 
       const winner = results.find((r) => r.status === 'acquired');
       if (winner?.status !== 'acquired') throw new Error('unreachable');
-      await harness().ledger.complete('race', winner.token, { charged: 1 });
+      await harness().ledger.complete('race', winner.token, stored({ charged: 1 }));
       const after = await claimConcurrently(handles, 'race', concurrency);
       expect(after).toEqual(
         Array.from({ length: concurrency }, () => ({
           status: 'completed',
-          result: { charged: 1 },
+          result: stored({ charged: 1 }),
         })),
       );
     });

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { LeaseLostError, RecourseError } from '../errors.js';
-import type { ClaimResult } from '../ledger/ledger.js';
+import type { ClaimResult, StoredResult } from '../ledger/ledger.js';
+import type { JsonValue } from '../types.js';
 
 /** Narrows a claim to `acquired` (failing the test otherwise) and returns its token. */
 export function expectAcquired(
@@ -23,4 +24,9 @@ export async function expectLeaseLost(promise: Promise<unknown>): Promise<void> 
   );
   expect(error).toBeInstanceOf(LeaseLostError);
   expect(RecourseError.isInstance(error) && error.code === 'LEASE_LOST').toBe(true);
+}
+
+/** A result as the runtime hands it to `complete`: its JSON text. */
+export function stored(value: JsonValue): StoredResult {
+  return { json: JSON.stringify(value) };
 }

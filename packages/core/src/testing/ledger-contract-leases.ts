@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LedgerContractHarness } from './ledger-contract.js';
-import { expectAcquired, expectLeaseLost } from './ledger-contract-expect.js';
+import { expectAcquired, expectLeaseLost, stored } from './ledger-contract-expect.js';
 
 const hash = 'sha256:payload-1';
 
@@ -43,16 +43,16 @@ export function describeLeaseContract(harness: () => LedgerContractHarness): voi
       );
       const before = await ledger.get('k');
 
-      await expectLeaseLost(ledger.complete('k', old, 'stale write'));
+      await expectLeaseLost(ledger.complete('k', old, stored('stale write')));
       expect(await ledger.release('k', old)).toBe(false);
       expect(await ledger.markUncertain('k', old, 'stale')).toBe(false);
       expect(await ledger.get('k')).toEqual(before);
 
-      await ledger.complete('k', current, 'fresh write');
-      await expectLeaseLost(ledger.complete('k', old, 'stale write'));
+      await ledger.complete('k', current, stored('fresh write'));
+      await expectLeaseLost(ledger.complete('k', old, stored('stale write')));
       expect(await ledger.claim({ key: 'k', payloadHash: hash })).toEqual({
         status: 'completed',
-        result: 'fresh write',
+        result: stored('fresh write'),
       });
     });
 
@@ -69,21 +69,21 @@ export function describeLeaseContract(harness: () => LedgerContractHarness): voi
       const { ledger, clock, context } = harness();
       const token = expectAcquired(await ledger.claim({ key: 'k', payloadHash: hash }));
       await clock.advance(context.leaseMs * 3);
-      await ledger.complete('k', token, 'late but unique');
+      await ledger.complete('k', token, stored('late but unique'));
       expect(await ledger.claim({ key: 'k', payloadHash: hash })).toEqual({
         status: 'completed',
-        result: 'late but unique',
+        result: stored('late but unique'),
       });
     });
 
     it('rejects tokens it never issued', async () => {
       const { ledger } = harness();
-      await expectLeaseLost(ledger.complete('never-claimed', 'forged', 1));
+      await expectLeaseLost(ledger.complete('never-claimed', 'forged', stored(1)));
       expect(await ledger.release('never-claimed', 'forged')).toBe(false);
       expect(await ledger.markUncertain('never-claimed', 'forged')).toBe(false);
       expect(await ledger.get('never-claimed')).toBeUndefined();
       const token = expectAcquired(await ledger.claim({ key: 'k', payloadHash: hash }));
-      await expectLeaseLost(ledger.complete('k', `${token}x`, 1));
+      await expectLeaseLost(ledger.complete('k', `${token}x`, stored(1)));
       expect(await ledger.release('k', 'forged')).toBe(false);
       expect((await ledger.get('k'))?.state).toBe('in_flight');
     });
@@ -93,7 +93,7 @@ export function describeLeaseContract(harness: () => LedgerContractHarness): voi
     it('forgets a completed record after retentionMs', async () => {
       const { ledger, clock, context } = harness();
       const token = expectAcquired(await ledger.claim({ key: 'k', payloadHash: hash }));
-      await ledger.complete('k', token, 'old');
+      await ledger.complete('k', token, stored('old'));
       await clock.advance(context.retentionMs - 1);
       expect((await ledger.get('k'))?.state).toBe('completed');
       await clock.advance(2);
@@ -109,16 +109,6 @@ export function describeLeaseContract(harness: () => LedgerContractHarness): voi
       await clock.advance(context.retentionMs + 1);
       expect(await ledger.get('k')).toBeUndefined();
       expectAcquired(await ledger.claim({ key: 'k', payloadHash: hash }));
-    });
-
-    it('keeps counters and denials apart from record retention', async () => {
-      const { ledger, clock, context } = harness();
-      const runId = `${context.namespace}-run`;
-      await ledger.incrementCounter(runId, 'repairs');
-      await ledger.addDenial(runId, { resource: 'r', tool: 't', reason: 'x', at: clock.now() });
-      await clock.advance(context.retentionMs + 1);
-      expect(await ledger.getCounter(runId, 'repairs')).toBe(1);
-      expect(await ledger.listDenials(runId)).toHaveLength(1);
     });
   });
 }

@@ -2,7 +2,7 @@ import { describe, expect, it, type TestContext } from 'vitest';
 import { InvalidOptionsError } from '../errors.js';
 import type { Ledger } from '../ledger/ledger.js';
 import type { LedgerContractHarness } from './ledger-contract.js';
-import { expectAcquired, expectLeaseLost } from './ledger-contract-expect.js';
+import { expectAcquired, expectLeaseLost, stored } from './ledger-contract-expect.js';
 
 const hash = 'sha256:payload-1';
 
@@ -56,10 +56,10 @@ export function describeRenewalContract(harness: () => LedgerContractHarness): v
         expect(await renew('k', token)).toBe(true);
         expect((await other.claim({ key: 'k', payloadHash: hash })).status).toBe('in_flight');
       }
-      await ledger.complete('k', token, 'done once');
+      await ledger.complete('k', token, stored('done once'));
       expect(await other.claim({ key: 'k', payloadHash: hash })).toEqual({
         status: 'completed',
-        result: 'done once',
+        result: stored('done once'),
       });
     });
 
@@ -106,7 +106,7 @@ export function describeRenewalContract(harness: () => LedgerContractHarness): v
       expect(await renew('k', old)).toBe(false);
       expect(await renew('k', `${current}x`)).toBe(false);
       expect(await ledger.get('k')).toEqual(before);
-      await expectLeaseLost(ledger.complete('k', old, 'stale write'));
+      await expectLeaseLost(ledger.complete('k', old, stored('stale write')));
     });
 
     it('refuses keys it never issued a claim for', async (ctx) => {
@@ -120,14 +120,14 @@ export function describeRenewalContract(harness: () => LedgerContractHarness): v
       const { ledger, clock } = harness();
       const renew = renewOf(ledger, ctx);
       const token = expectAcquired(await ledger.claim({ key: 'k', payloadHash: hash }));
-      await ledger.complete('k', token, 'result');
+      await ledger.complete('k', token, stored('result'));
       const before = await ledger.get('k');
       await clock.advance(10);
       expect(await renew('k', token)).toBe(false);
       expect(await ledger.get('k')).toEqual(before);
       expect(await ledger.claim({ key: 'k', payloadHash: hash })).toEqual({
         status: 'completed',
-        result: 'result',
+        result: stored('result'),
       });
     });
 

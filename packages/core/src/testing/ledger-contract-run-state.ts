@@ -1,59 +1,44 @@
 import { describe, expect, it } from 'vitest';
-import type { Denial } from '../ledger/ledger.js';
+import type { Denial, PoisonedOperation } from '../ledger/ledger.js';
 import type { LedgerContractHarness } from './ledger-contract.js';
+import { describeWatchContract } from './ledger-contract-watch.js';
 
 export function describeRunStateContract(harness: () => LedgerContractHarness): void {
   const run = (suffix: string) => `${harness().context.namespace}-${suffix}`;
 
-  describe('counters', () => {
-    it('returns the new value, starting from 0, separately per run and per name', async () => {
+  describe('repair counts', () => {
+    it('counts per run and fingerprint, starting from 0', async () => {
       const { ledger } = harness();
-      expect(await ledger.getCounter(run('a'), 'repairs:fp1')).toBe(0);
-      expect(await ledger.incrementCounter(run('a'), 'repairs:fp1')).toBe(1);
-      expect(await ledger.incrementCounter(run('a'), 'repairs:fp1')).toBe(2);
-      expect(await ledger.incrementCounter(run('a'), 'repairs:fp1', 5)).toBe(7);
-      expect(await ledger.incrementCounter(run('a'), 'repairs:fp2', 3)).toBe(3);
-      expect(await ledger.incrementCounter(run('b'), 'repairs:fp1')).toBe(1);
-      expect(await ledger.getCounter(run('a'), 'repairs:fp1')).toBe(7);
-      expect(await ledger.getCounter(run('a'), 'repairs:fp2')).toBe(3);
-      expect(await ledger.getCounter(run('b'), 'repairs:fp1')).toBe(1);
-      expect(await ledger.getCounter(run('c'), 'repairs:fp1')).toBe(0);
+      expect(await ledger.getRepairs(run('a'), 'fp1')).toBe(0);
+      expect(await ledger.addRepair(run('a'), 'fp1')).toBe(1);
+      expect(await ledger.addRepair(run('a'), 'fp1')).toBe(2);
+      expect(await ledger.addRepair(run('a'), 'fp2')).toBe(1);
+      expect(await ledger.addRepair(run('b'), 'fp1')).toBe(1);
+      expect(await ledger.getRepairs(run('a'), 'fp1')).toBe(2);
+      expect(await ledger.getRepairs(run('a'), 'fp2')).toBe(1);
+      expect(await ledger.getRepairs(run('c'), 'fp1')).toBe(0);
     });
 
-    it('does not mix up runs and names that concatenate alike', async () => {
+    it('does not mix up runs and fingerprints that concatenate alike', async () => {
       const { ledger } = harness();
-      await ledger.incrementCounter(run('a:b'), 'c');
-      expect(await ledger.getCounter(run('a'), 'b:c')).toBe(0);
+      await ledger.addRepair(run('a:b'), 'c');
+      expect(await ledger.getRepairs(run('a'), 'b:c')).toBe(0);
     });
 
-    it('adds fractional and whole steps in any order, and rejects a step that is not a number', async () => {
-      const { ledger } = harness();
-      expect(await ledger.incrementCounter(run('a'), 'cost', 0.5)).toBe(0.5);
-      expect(await ledger.incrementCounter(run('a'), 'cost')).toBe(1.5);
-      expect(await ledger.incrementCounter(run('a'), 'cost', 2)).toBe(3.5);
-      expect(await ledger.getCounter(run('a'), 'cost')).toBe(3.5);
-      await expect(ledger.incrementCounter(run('a'), 'cost', Number.NaN)).rejects.toMatchObject({
-        field: 'by',
-      });
-      expect(await ledger.getCounter(run('a'), 'cost')).toBe(3.5);
-    });
-
-    it('adds concurrent increments exactly', async () => {
+    it('adds concurrent repairs exactly', async () => {
       const { ledger } = harness();
       const handles = await harness().handles();
       const values = await Promise.all(
-        Array.from({ length: 50 }, (_, i) =>
-          handles[i % handles.length]!.incrementCounter(run('a'), 'attempts'),
-        ),
+        Array.from({ length: 50 }, (_, i) => handles[i % handles.length]!.addRepair(run('a'), 'fp')),
       );
       expect([...values].sort((x, y) => x - y)).toEqual(
         Array.from({ length: 50 }, (_, i) => i + 1),
       );
-      expect(await ledger.getCounter(run('a'), 'attempts')).toBe(50);
+      expect(await ledger.getRepairs(run('a'), 'fp')).toBe(50);
     });
   });
 
-  describe('denials', () => {
+  describe('facts', () => {
     const denial = (resource: string, at: number, capability?: string): Denial => ({
       resource,
       ...(capability === undefined ? {} : { capability }),
@@ -61,53 +46,101 @@ export function describeRunStateContract(harness: () => LedgerContractHarness): 
       reason: 'HTTP_403',
       at,
     });
+    const poison = (operation: string, at: number): PoisonedOperation => ({
+      operation,
+      tool: 'extract',
+      failureClass: 'VALIDATION',
+      code: 'SCHEMA_MISMATCH',
+      fingerprint: `fp-${operation}`,
+      at,
+    });
 
-    it('lists a run’s denials oldest first, with every field', async () => {
+    it('lists a run’s facts of one kind oldest first, with every field', async () => {
       const { ledger, clock } = harness();
       const start = clock.now();
-      expect(await ledger.listDenials(run('a'))).toEqual([]);
-      await ledger.addDenial(run('a'), denial('https://github.com/acme/infra', start, 'write'));
-      await clock.advance(5);
-      await ledger.addDenial(run('a'), denial('file:///etc/shadow', start + 5));
-      await clock.advance(5);
-      await ledger.addDenial(run('a'), denial('shell:rm', start + 10, 'exec'));
-      expect(await ledger.listDenials(run('a'))).toEqual([
+      expect((await ledger.listFacts(run('a'))).denial).toEqual([]);
+      const facts = [
         denial('https://github.com/acme/infra', start, 'write'),
         denial('file:///etc/shadow', start + 5),
         denial('shell:rm', start + 10, 'exec'),
+      ];
+      for (const [index, fact] of facts.entries()) {
+        expect(await ledger.addFact(run('a'), 'denial', `id-${index}`, fact)).toBe(true);
+        await clock.advance(5);
+      }
+      expect((await ledger.listFacts(run('a'))).denial).toEqual(facts);
+    });
+
+    it('is idempotent per id and keeps the first record', async () => {
+      const { ledger } = harness();
+      expect(await ledger.addFact(run('a'), 'poison', 'op1', poison('op1', 1))).toBe(true);
+      expect(
+        await ledger.addFact(run('a'), 'poison', 'op1', { ...poison('op1', 2), code: 'OTHER' }),
+      ).toBe(false);
+      expect(await ledger.addFact(run('a'), 'poison', 'op2', poison('op2', 3))).toBe(true);
+      expect((await ledger.listFacts(run('a'))).poison).toEqual([
+        poison('op1', 1),
+        poison('op2', 3),
       ]);
     });
 
-    it('is idempotent per resource and capability, and keeps the first record', async () => {
+    it('keeps runs and kinds apart, also under the same id', async () => {
       const { ledger } = harness();
-      await ledger.addDenial(run('a'), denial('r1', 1, 'write'));
-      await ledger.addDenial(run('a'), { ...denial('r1', 2, 'write'), tool: 'shell' });
-      await ledger.addDenial(run('a'), denial('r1', 3, 'read'));
-      await ledger.addDenial(run('a'), denial('r1', 4));
-      await ledger.addDenial(run('a'), denial('r1', 5));
-      expect(await ledger.listDenials(run('a'))).toEqual([
-        denial('r1', 1, 'write'),
-        denial('r1', 3, 'read'),
-        denial('r1', 4),
+      await ledger.addFact(run('a'), 'denial', 'x', denial('r1', 1));
+      await ledger.addFact(run('b'), 'denial', 'x', denial('r2', 2));
+      await ledger.addFact(run('a'), 'grant', 'x', { resource: 'r3', grantedBy: 'ops', at: 3 });
+      await ledger.addFact(run('a'), 'escalation', 'x', {
+        toolCallId: 'call_1',
+        tool: 'shell',
+        resources: ['r4', 'r5'],
+        at: 4,
+      });
+      expect((await ledger.listFacts(run('a'))).denial).toEqual([denial('r1', 1)]);
+      expect((await ledger.listFacts(run('b'))).denial).toEqual([denial('r2', 2)]);
+      expect((await ledger.listFacts(run('a'))).grant).toEqual([
+        { resource: 'r3', grantedBy: 'ops', at: 3 },
+      ]);
+      expect((await ledger.listFacts(run('a'))).escalation).toEqual([
+        { toolCallId: 'call_1', tool: 'shell', resources: ['r4', 'r5'], at: 4 },
+      ]);
+      expect((await ledger.listFacts(run('a'))).poison).toEqual([]);
+      expect((await ledger.listFacts(run('c'))).denial).toEqual([]);
+    });
+
+    it('returns copies: changing a listed fact changes nothing stored', async () => {
+      const { ledger } = harness();
+      const escalation = { toolCallId: 'c', tool: 't', resources: ['r1'], at: 1 };
+      await ledger.addFact(run('a'), 'escalation', 'c', escalation);
+      escalation.resources.push('added after');
+      const listed = (await ledger.listFacts(run('a'))).escalation;
+      listed[0]!.resources.push('r2');
+      listed.push({ ...escalation, toolCallId: 'd' });
+      expect((await ledger.listFacts(run('a'))).escalation).toEqual([
+        { toolCallId: 'c', tool: 't', resources: ['r1'], at: 1 },
       ]);
     });
 
-    it('keeps runs apart', async () => {
+    it('adds a fact exactly once when many handles add it at the same time', async () => {
       const { ledger } = harness();
-      await ledger.addDenial(run('a'), denial('r1', 1));
-      await ledger.addDenial(run('b'), denial('r2', 2));
-      expect(await ledger.listDenials(run('a'))).toEqual([denial('r1', 1)]);
-      expect(await ledger.listDenials(run('b'))).toEqual([denial('r2', 2)]);
-      expect(await ledger.listDenials(run('c'))).toEqual([]);
+      const handles = await harness().handles();
+      const added = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          handles[i % handles.length]!.addFact(run('a'), 'denial', 'same', denial('r', i)),
+        ),
+      );
+      expect(added.filter(Boolean)).toHaveLength(1);
+      expect((await ledger.listFacts(run('a'))).denial).toHaveLength(1);
     });
 
-    it('returns copies: changing a listed denial changes nothing stored', async () => {
-      const { ledger } = harness();
-      await ledger.addDenial(run('a'), denial('r1', 1));
-      const listed = await ledger.listDenials(run('a'));
-      listed[0]!.resource = 'changed';
-      listed.push(denial('r2', 2));
-      expect(await ledger.listDenials(run('a'))).toEqual([denial('r1', 1)]);
+    it('keeps facts and repair counts apart from record retention', async () => {
+      const { ledger, clock, context } = harness();
+      await ledger.addRepair(run('a'), 'fp');
+      await ledger.addFact(run('a'), 'denial', 'r', denial('r', 1));
+      await clock.advance(context.retentionMs * 2);
+      expect(await ledger.getRepairs(run('a'), 'fp')).toBe(1);
+      expect((await ledger.listFacts(run('a'))).denial).toHaveLength(1);
     });
   });
+
+  describeWatchContract(harness);
 }

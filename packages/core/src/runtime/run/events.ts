@@ -1,12 +1,13 @@
-import type { Denial } from '../ledger/ledger.js';
-import type { Classification, Decision } from '../types.js';
-import type { Outcome } from './outcome.js';
-import type { RecoveryContract } from './recovery-contract.js';
+import type { RecoveryContract } from '../../contract/recovery-contract.js';
+import type { Outcome } from '../../contract/outcome.js';
+import type { Denial } from '../../ledger/ledger.js';
+import type { Classification, Decision } from '../../types.js';
 
 interface CallEventBase {
   runId: string;
   tool: string;
   toolCallId: string;
+  /** The operation's idempotency key (`''` for a read, whose key is never derived). */
   idempotencyKey: string;
   at: number;
 }
@@ -31,10 +32,18 @@ export type RecoveryEvent =
       repairAttempts: number;
     })
   | (CallEventBase & { type: 'retry.scheduled'; attempt: number; delayMs: number })
-  | (CallEventBase & { type: 'reconcile.finished'; happened: boolean })
+  | (CallEventBase & { type: 'reconcile.finished'; happened: boolean | 'invalid' })
   | (CallEventBase & { type: 'fallback.used'; reason: string })
   | (CallEventBase & { type: 'call.blocked'; resource: string; reason: string; input?: unknown })
   | (CallEventBase & { type: 'call.failed'; contract: RecoveryContract })
+  | (CallEventBase & { type: 'result.unstorable'; reason: string })
+  | (CallEventBase & {
+      type: 'compensation.finished';
+      status: 'compensated' | 'failed' | 'not_compensable';
+    })
+  | { type: 'policy.undeclared'; runId: string; tool: string; at: number }
+  | { type: 'policy.unused'; runId: string; tool: string; suggestion?: string; at: number }
+  | { type: 'plan.replanned'; runId: string; from: number; to: number; tool: string; code: string; observation: string; at: number }
   | { type: 'denial.recorded'; runId: string; denial: Denial; at: number }
   | { type: 'access.granted'; runId: string; resource: string; grantedBy: string; at: number }
   | { type: 'run.stopped'; runId: string; outcome: Outcome; at: number };

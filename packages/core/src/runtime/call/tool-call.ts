@@ -1,5 +1,5 @@
-import type { Classification, Decision } from '../types.js';
-import type { RecoveryContract } from './recovery-contract.js';
+import type { RecoveryContract } from '../../contract/recovery-contract.js';
+import type { Classification, Decision } from '../../types.js';
 
 /** One tool call as an adapter hands it to the runtime. */
 export interface ToolCallRequest {
@@ -8,7 +8,11 @@ export interface ToolCallRequest {
   input: unknown;
   /** The run's abort signal: aborts backoff sleeps; the caller's abort is rethrown untouched. */
   signal?: AbortSignal | undefined;
-  execute: (input: unknown) => unknown;
+  /**
+   * Runs the tool once. `signal` is the caller's own, or with a `timeoutMs` one that also
+   * aborts at the attempt's deadline: hand it to the tool.
+   */
+  execute: (input: unknown, signal: AbortSignal | undefined) => unknown;
 }
 
 /** A call that ended without a result: what the model is told, and why. */

@@ -1,0 +1,121 @@
+import type { Recogniser } from '../../classify/index.js';
+import type { Clock, RandomSource } from '../../clock.js';
+import type { Ledger } from '../../ledger/ledger.js';
+import type { BackoffOptions } from '../../policy/backoff.js';
+import type { RetryBudget, RetryBudgetOptions } from '../../policy/retry-budget.js';
+import type { Classification, FailureClass } from '../../types.js';
+import type { EventListener } from '../events.js';
+
+/** What a `reconcile` function must answer: exactly one of these two shapes. */
+export type ReconcileResult = { happened: true; result?: unknown } | { happened: false };
+
+export interface ToolCallInfo {
+  runId: string;
+  toolName: string;
+  idempotencyKey: string;
+}
+
+/** What `check` answers for a result that is really a failure. */
+export interface CheckFailure {
+  message: string;
+  /** Stable code for the fingerprint and the contract. Default `CHECK_FAILED`. */
+  code?: string | undefined;
+  /** Default VALIDATION: the call ran, and its answer says it did not do the job. */
+  failureClass?: FailureClass | undefined;
+}
+
+/**
+ * How recourse treats one tool. A tool whose policy (and `defaultPolicy`) does not say
+ * `sideEffects` is treated as one that may write: never re-sent blindly once a failure
+ * may have changed something.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the default lets a policy declare its own input type (`(i: { repo: string }) => ...`) where `unknown` would reject it.
+export interface ToolPolicy<Input = any, Output = any> {
+  /**
+   * `true`: a write, claimed in the ledger and never blindly retried once it may have
+   * landed. `false`: a read, safe to retry. Not declared: may write (see above).
+   */
+  sideEffects?: boolean | undefined;
+  /** The downstream dedupes on the idempotency key, so a replay behind it is safe. */
+  idempotent?: boolean | undefined;
+  /** Reads the downstream state to prove whether an in-doubt write happened. */
+  reconcile?:
+    | ((input: Input, info: ToolCallInfo) => Promise<ReconcileResult> | ReconcileResult)
+    | undefined;
+  /** A degraded alternative, used explicitly (the outcome becomes PARTIAL_RESULT). */
+  fallback?:
+    | ((input: Input, info: ToolCallInfo & { classification: Classification }) => unknown)
+    | undefined;
+  /** Undoes a completed write; `recovery.compensate()` runs them newest first. */
+  compensate?:
+    | ((input: Input, info: ToolCallInfo & { result: Output | undefined }) => unknown)
+    | undefined;
+  /** Turns a returned value into a failure (a test run that reports FAIL, a 200 saying error). */
+  check?: ((result: Output, input: Input) => CheckFailure | undefined) | undefined;
+  /** What the call touches, as canonical resource strings (see urlResource & co.). */
+  resource?: ((input: Input) => string | readonly string[]) | undefined;
+  /** What the call needs, for scope rules over capabilities. */
+  capability?: string | undefined;
+  /** Your own idempotency key for the logical operation. */
+  key?: ((input: Input, info: { runId: string; toolName: string }) => string) | undefined;
+  /** Attempts of one call for this tool. Default: `retry.maxAttempts`. */
+  maxAttempts?: number | undefined;
+  /** Deadline of one attempt, in ms. Default: `retry.timeoutMs` (none). */
+  timeoutMs?: number | undefined;
+  /** Retry-budget bucket. Default: the tool name. */
+  dependency?: string | undefined;
+  /** Names what the result lacks when the fallback is used (PARTIAL_RESULT). */
+  missingEvidence?: string | undefined;
+}
+
+export interface RetryOptions extends BackoffOptions {
+  /** Attempts of one call, the first included. Default 3. */
+  maxAttempts?: number | undefined;
+  /** Deadline of one attempt of any tool, in ms; a policy's `timeoutMs` overrides it. */
+  timeoutMs?: number | undefined;
+  /**
+   * Per-dependency retry throttling; `false` turns it off. Default: on, in-process. Pass a
+   * `RetryBudget` (e.g. `createRedisRetryBudget` from `@recourse/store-redis`) to share one
+   * across processes; its methods may return promises, and one that throws or rejects
+   * never breaks a call.
+   */
+  budget?: RetryBudget | RetryBudgetOptions | false | undefined;
+}
+
+export interface ScopeOptions {
+  allow?: readonly string[] | undefined;
+  deny?: readonly string[] | undefined;
+}
+
+export interface RecoveryOptions {
+  runId: string;
+  ledger?: Ledger | undefined;
+  policies?: Record<string, ToolPolicy> | undefined;
+  /** The policy of every tool without its own; a tool's own policy overrides it field by field. */
+  defaultPolicy?: ToolPolicy | undefined;
+  retry?: RetryOptions | undefined;
+  /** Repairs per failure fingerprint before the step is poison. Default 2. */
+  repairBudget?: number | undefined;
+  scope?: ScopeOptions | undefined;
+  /** 'stop' (default): the run ends at the first denial. 'continue': only denied resources stay blocked. */
+  onDenial?: 'stop' | 'continue' | undefined;
+  /** 'stop' (default): a poison step ends the run. 'replan': it stays quarantined, the run asks for a new plan. */
+  onPoison?: 'stop' | 'replan' | undefined;
+  /** Run the compensations of completed writes when the run ends FAILED or BLOCKED. Default false. */
+  autoCompensate?: boolean | undefined;
+  /** What a BLOCKED outcome suggests. Default "request authorized operator". */
+  nextPossibleAction?: string | undefined;
+  /** Every classification, decision and outcome, as it happens (see `createConsoleTrace`). */
+  onEvent?: EventListener | undefined;
+  /** Your own error recognisers, consulted before the built-in ones. */
+  recognisers?: readonly Recogniser[] | undefined;
+  /** How long a duplicate waits for an in-flight write before reporting it. Default 5 s. */
+  inFlightWaitMs?: number | undefined;
+  /**
+   * An OpenTelemetry tracer for the call spans. Default: the tracer `@recourse/core` of the
+   * global provider, when `@opentelemetry/api` is installed.
+   */
+  tracer?: unknown;
+  clock?: Clock | undefined;
+  random?: RandomSource | undefined;
+}

@@ -1,0 +1,181 @@
+import { InvalidOptionsError } from '../../errors.js';
+import { validateBackoff } from '../../policy/backoff.js';
+import { resolveRetryBudgetOptions } from '../../policy/retry-budget.js';
+import { closestKey } from './closest-key.js';
+import type { RecoveryOptions } from './recovery-options.js';
+
+type Check = (value: unknown, field: string) => void;
+type Shape = Record<string, Check>;
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const fn: Check = (value, field) => {
+  if (typeof value !== 'function') throw new InvalidOptionsError(field, 'must be a function');
+};
+const bool: Check = (value, field) => {
+  if (typeof value !== 'boolean') throw new InvalidOptionsError(field, 'must be a boolean');
+};
+const text: Check = (value, field) => {
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new InvalidOptionsError(field, 'must be a non-empty string');
+  }
+};
+const count =
+  (min: number): Check =>
+  (value, field) => {
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
+      throw new InvalidOptionsError(field, `must be an integer >= ${min}, got ${String(value)}`);
+    }
+  };
+const duration: Check = (value, field) => {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new InvalidOptionsError(field, `must be a number of milliseconds > 0, got ${String(value)}`);
+  }
+};
+const oneOf =
+  (...values: string[]): Check =>
+  (value, field) => {
+    if (!values.includes(value as string)) {
+      throw new InvalidOptionsError(field, `must be ${values.map((v) => `'${v}'`).join(' or ')}`);
+    }
+  };
+const strings: Check = (value, field) => {
+  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) {
+    throw new InvalidOptionsError(field, 'must be an array of strings');
+  }
+};
+const methods =
+  (what: string, ...names: string[]): Check =>
+  (value, field) => {
+    const missing = isObject(value) ? names.filter((name) => typeof value[name] !== 'function') : names;
+    if (missing.length > 0) {
+      throw new InvalidOptionsError(field, `must be ${what} (missing ${missing.join(', ')})`);
+    }
+  };
+
+const ledgerMethods = [
+  'claim',
+  'complete',
+  'release',
+  'markUncertain',
+  'get',
+  'addRepair',
+  'getRepairs',
+  'addFact',
+  'listFacts',
+];
+
+export const policyShape: Shape = {
+  sideEffects: bool,
+  idempotent: bool,
+  reconcile: fn,
+  fallback: fn,
+  compensate: fn,
+  check: fn,
+  resource: fn,
+  capability: text,
+  key: fn,
+  maxAttempts: count(1),
+  timeoutMs: duration,
+  dependency: text,
+  missingEvidence: text,
+};
+
+const retryShape: Shape = {
+  maxAttempts: count(1),
+  timeoutMs: duration,
+  baseDelayMs: () => {},
+  factor: () => {},
+  maxDelayMs: () => {},
+  budget: (value, field) => {
+    if (value === false) return;
+    if (isObject(value) && typeof value.canRetry === 'function') {
+      methods('a RetryBudget', 'canRetry', 'recordFailure', 'recordSuccess')(value, field);
+      return;
+    }
+    checkShape(value, field, { maxTokens: () => {}, tokenRatio: () => {} });
+    resolveRetryBudgetOptions(value as Record<string, number>, `${field}.`);
+  },
+};
+
+const coreShape: Shape = {
+  runId: (value, field) => {
+    text(value, field);
+    if ((value as string).length > 128) {
+      throw new InvalidOptionsError(field, 'must be at most 128 characters');
+    }
+  },
+  ledger: methods('a Ledger', ...ledgerMethods),
+  policies: (value, field) => {
+    if (!isObject(value)) throw new InvalidOptionsError(field, 'must be an object keyed by tool name');
+    for (const [tool, policy] of Object.entries(value)) checkPolicy(policy, `${field}.${tool}`);
+  },
+  defaultPolicy: (value, field) => checkPolicy(value, field),
+  retry: (value, field) => {
+    checkShape(value, field, retryShape);
+    validateBackoff(value as Record<string, number>, field);
+  },
+  repairBudget: count(0),
+  scope: (value, field) => checkShape(value, field, { allow: strings, deny: strings }),
+  onDenial: oneOf('stop', 'continue'),
+  onPoison: oneOf('stop', 'replan'),
+  autoCompensate: bool,
+  nextPossibleAction: text,
+  onEvent: fn,
+  recognisers: (value, field) => {
+    if (!Array.isArray(value)) throw new InvalidOptionsError(field, 'must be an array');
+    value.forEach((item, index) => methods('a Recogniser', 'recognise')(item, `${field}[${index}]`));
+  },
+  inFlightWaitMs: count(0),
+  tracer: methods('an OpenTelemetry Tracer', 'startSpan'),
+  clock: methods('a Clock', 'now', 'sleep'),
+  random: fn,
+};
+
+function checkPolicy(value: unknown, field: string): void {
+  checkShape(value, field, policyShape);
+  const policy = value as Record<string, unknown>;
+  if (policy.idempotent === true && policy.sideEffects === false) {
+    throw new InvalidOptionsError(
+      `${field}.idempotent`,
+      'only means something for a write: a tool with `sideEffects: false` is never replayed',
+    );
+  }
+}
+
+/** Every key known, every value of the right kind; unknown keys name the one meant. */
+function checkShape(value: unknown, field: string, shape: Shape): void {
+  if (!isObject(value)) throw new InvalidOptionsError(field, 'must be an object');
+  for (const [key, item] of Object.entries(value)) {
+    const check = shape[key];
+    const path = field === '' ? key : `${field}.${key}`;
+    if (!check) {
+      const meant = closestKey(key, Object.keys(shape));
+      throw new InvalidOptionsError(
+        path,
+        `unknown option${meant ? `; did you mean "${meant}"?` : ''}`,
+        meant,
+      );
+    }
+    if (item !== undefined) check(item, path);
+  }
+}
+
+/**
+ * Fails at construction with an `InvalidOptionsError` naming the field: a value of the
+ * wrong kind, or a key no option has (a typo in plain JavaScript would otherwise turn a
+ * write into a read). `extra` adds an adapter's own options.
+ */
+export function validateRecoveryOptions(
+  options: unknown,
+  extra: Shape = {},
+): asserts options is RecoveryOptions {
+  if (!isObject(options)) {
+    throw new InvalidOptionsError('options', 'expected an object with at least `runId`');
+  }
+  if (options.runId === undefined) throw new InvalidOptionsError('runId', 'must be a non-empty string');
+  checkShape(options, '', { ...coreShape, ...extra });
+}
+
+export const optionChecks = { fn, bool, text, count, duration, oneOf } as const;

@@ -1,0 +1,91 @@
+import type { Outcome, Recovery } from '../../contract/outcome.js';
+import type { RunSnapshot } from './run-state.js';
+
+/** The run's explicit status, from what it did: terminal, degraded, or completed. */
+export function buildOutcome(run: RunSnapshot, nextPossibleAction: string): Outcome {
+  const base = {
+    completed_steps: run.completedSteps,
+    failures: run.failures,
+    recoveries: run.recoveries,
+    plan: run.plan,
+    ...(run.blocked.length ? { blocked: run.blocked } : {}),
+    ...(run.needsReconciliation.length ? { needs_reconciliation: run.needsReconciliation } : {}),
+    ...(run.compensation
+      ? {
+          compensated: run.compensation.compensated,
+          failed: run.compensation.failed,
+          not_compensable: run.compensation.notCompensable,
+        }
+      : {}),
+  };
+  const saved = describeRecoveries(run.recoveries);
+  if (run.terminal) {
+    const { status, reason, tool } = run.terminal;
+    const blocked = status === 'BLOCKED';
+    return {
+      status,
+      reason,
+      summary: `${
+        blocked
+          ? `Blocked: ${tool} was denied access; every route to the denied resource stays closed.`
+          : `Stopped at ${tool}: ${reason}.`
+      }${saved}${describeDoubt(run)}`,
+      next_possible_action: blocked
+        ? nextPossibleAction
+        : reason === 'RECONCILE_BY_HAND' || reason === 'RECONCILE_FAILED'
+          ? 'reconcile the in-doubt write by hand before retrying'
+          : 'inspect the failure trace and fix the cause before re-running',
+      ...base,
+    };
+  }
+  const missing = [
+    ...run.degraded.map((d) => d.missing),
+    ...run.blocked.map((b) => `${b.resource} (blocked)`),
+    ...run.unresolved.map((tool) => `${tool} result`),
+  ];
+  if (missing.length > 0 || run.needsReconciliation.length > 0) {
+    return {
+      status: 'PARTIAL_RESULT',
+      reason: run.degraded.length
+        ? 'DEGRADED'
+        : run.blocked.length
+          ? 'PARTLY_BLOCKED'
+          : run.needsReconciliation.length
+            ? 'NEEDS_RECONCILIATION'
+            : 'UNRESOLVED_FAILURES',
+      summary: `Finished without: ${[...missing, ...run.needsReconciliation.map((n) => `${n.tool} (in doubt)`)].join(', ')}.${saved}${describeDoubt(run)}`,
+      missing_evidence: missing,
+      confidence: 'LOW',
+      ...base,
+    };
+  }
+  return {
+    status: 'COMPLETED',
+    summary: `Every tool call completed.${saved}`,
+    ...base,
+  };
+}
+
+const verbs: Record<string, string> = {
+  RETRY: 'retried',
+  RECONCILE: 'reconciled',
+  REPLAY: 'replayed behind its idempotency key',
+  FALLBACK: 'answered by its fallback',
+};
+
+/** " recourse recovered 2 calls: refund_payment (TIMEOUT, reconciled), ..." */
+function describeRecoveries(recoveries: readonly Recovery[]): string {
+  if (recoveries.length === 0) return '';
+  const shown = recoveries
+    .slice(0, 5)
+    .map((r) => `${r.tool} (${r.code}, ${verbs[r.action] ?? r.action.toLowerCase()})`);
+  const more = recoveries.length > 5 ? ` and ${recoveries.length - 5} more` : '';
+  const calls = recoveries.length === 1 ? 'call' : 'calls';
+  return ` recourse recovered ${recoveries.length} failed ${calls}: ${shown.join(', ')}${more}.`;
+}
+
+function describeDoubt(run: RunSnapshot): string {
+  if (run.needsReconciliation.length === 0) return '';
+  const tools = [...new Set(run.needsReconciliation.map((n) => n.tool))].join(', ');
+  return ` In doubt and not re-sent: ${tools} (see needs_reconciliation).`;
+}

@@ -1,0 +1,185 @@
+import type { Outcome, PlanVersions, Recovery } from '../../contract/outcome.js';
+import type { Classification, Decision } from '../../types.js';
+
+export interface Terminal {
+  status: 'BLOCKED' | 'FAILED';
+  reason: string;
+  tool: string;
+}
+
+export interface BlockedEntry {
+  tool: string;
+  resource: string;
+  reason: string;
+}
+
+/** Everything that changes the run's state. `dispatch` is the only way to change it. */
+export type RunAction =
+  | { type: 'succeeded'; tool: string; operation?: string | undefined; recovery?: Recovery | undefined }
+  | { type: 'degraded'; tool: string; missing: string; recovery?: Recovery | undefined }
+  | {
+      type: 'failed';
+      tool: string;
+      classification: Classification;
+      decision: Decision;
+      guidance: string;
+      /** A terminal failure of a write in doubt: it needs a person. */
+      inDoubt?: { key: string; code: string } | undefined;
+    }
+  | { type: 'blocked'; entry: BlockedEntry; guidance?: string | undefined }
+  | { type: 'escalated'; entries: BlockedEntry[] }
+  | { type: 'escalation.answered'; tool: string; resources: string[]; declined: boolean; guidance?: string | undefined }
+  | { type: 'stopped'; terminal: Terminal }
+  | { type: 'replanned'; tool: string; code: string; observation: string }
+  | { type: 'guidance.taken' }
+  | { type: 'compensated'; compensated: string[]; failed: string[]; notCompensable: string[] };
+
+// A run can be long-lived (a chat session): its lists are bounded, newest kept.
+const maxEntries = 1_000;
+
+/**
+ * What one run has done so far, in this process: the material of its Outcome. Read it
+ * through the getters; change it only with `dispatch`, so every change is one of the
+ * actions above, made in one place.
+ */
+export class RunState {
+  #completed = new Map<string, string>();
+  #failures: Outcome['failures'] = [];
+  #recoveries: Recovery[] = [];
+  #degraded: { tool: string; missing: string }[] = [];
+  #blocked: BlockedEntry[] = [];
+  #needsReconciliation = new Map<string, { tool: string; idempotency_key: string; code: string }>();
+  #unresolved = new Set<string>();
+  #terminal: Terminal | undefined;
+  #guidance: string | undefined;
+  #plan: PlanVersions = { version: 1, history: [] };
+  #compensation: { compensated: string[]; failed: string[]; notCompensable: string[] } | undefined;
+
+  get terminal(): Terminal | undefined {
+    return this.#terminal;
+  }
+  get guidance(): string | undefined {
+    return this.#guidance;
+  }
+  get planVersion(): number {
+    return this.#plan.version;
+  }
+  get blocked(): readonly BlockedEntry[] {
+    return this.#blocked;
+  }
+
+  /** True when `tool` already counts as completed (a read, or this operation of a write). */
+  hasCompleted(id: string): boolean {
+    return this.#completed.has(id);
+  }
+
+  dispatch(action: RunAction): void {
+    switch (action.type) {
+      case 'succeeded':
+        this.#complete(action.operation ?? `read:${action.tool}`, action.tool, action.tool);
+        if (action.recovery) push(this.#recoveries, action.recovery);
+        return;
+      case 'degraded':
+        push(this.#degraded, { tool: action.tool, missing: action.missing });
+        this.#complete(`degraded:${action.tool}`, `${action.tool} (degraded)`, action.tool);
+        if (action.recovery) push(this.#recoveries, action.recovery);
+        return;
+      case 'failed': {
+        const { tool, classification, decision } = action;
+        push(this.#failures, {
+          tool,
+          failure_class: classification.failureClass,
+          code: decision.action === 'ABORT' ? decision.code : classification.code,
+          recovery: decision.action,
+        });
+        this.#unresolved.add(tool);
+        this.#guidance = action.guidance;
+        if (action.inDoubt) {
+          this.#needsReconciliation.set(action.inDoubt.key, {
+            tool,
+            idempotency_key: action.inDoubt.key,
+            code: action.inDoubt.code,
+          });
+        }
+        return;
+      }
+      case 'blocked':
+        push(this.#blocked, action.entry);
+        if (action.guidance !== undefined) this.#guidance = action.guidance;
+        return;
+      case 'escalated':
+        for (const entry of action.entries) push(this.#blocked, entry);
+        return;
+      case 'escalation.answered':
+        this.#blocked = this.#blocked.flatMap((entry) => {
+          const mine =
+            entry.tool === action.tool &&
+            entry.reason === 'APPROVAL_REQUESTED' &&
+            action.resources.includes(entry.resource);
+          if (!mine) return [entry];
+          return action.declined ? [{ ...entry, reason: 'APPROVAL_DECLINED' }] : [];
+        });
+        if (action.guidance !== undefined) this.#guidance = action.guidance;
+        return;
+      case 'stopped':
+        this.#terminal ??= action.terminal;
+        return;
+      case 'replanned':
+        push(this.#plan.history, {
+          version: this.#plan.version,
+          invalidated_by: { tool: action.tool, code: action.code, observation: action.observation },
+        });
+        this.#plan.version += 1;
+        return;
+      case 'guidance.taken':
+        this.#guidance = undefined;
+        return;
+      case 'compensated':
+        this.#compensation = {
+          compensated: action.compensated,
+          failed: action.failed,
+          notCompensable: action.notCompensable,
+        };
+        return;
+    }
+  }
+
+  /** A copy of everything, for the outcome. */
+  snapshot() {
+    return {
+      completedSteps: [...this.#completed.values()],
+      failures: [...this.#failures],
+      recoveries: [...this.#recoveries],
+      degraded: [...this.#degraded],
+      blocked: [...this.#blocked],
+      needsReconciliation: [...this.#needsReconciliation.values()],
+      unresolved: [...this.#unresolved],
+      terminal: this.#terminal,
+      plan: {
+        version: this.#plan.version,
+        history: this.#plan.history.map((entry) => ({
+          version: entry.version,
+          invalidated_by: { ...entry.invalidated_by },
+        })),
+      },
+      compensation: this.#compensation,
+    };
+  }
+
+  #complete(id: string, label: string, tool: string): void {
+    if (!this.#completed.has(id)) {
+      this.#completed.set(id, label);
+      if (this.#completed.size > maxEntries) {
+        this.#completed.delete(this.#completed.keys().next().value as string);
+      }
+    }
+    this.#unresolved.delete(tool);
+  }
+}
+
+export type RunSnapshot = ReturnType<RunState['snapshot']>;
+
+function push<T>(list: T[], item: T): void {
+  list.push(item);
+  if (list.length > maxEntries) list.shift();
+}

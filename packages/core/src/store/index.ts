@@ -1,0 +1,42 @@
+// For authors of Ledger stores: the record rules every store applies, and option handling.
+export {
+  type ClaimRequest,
+  type ClaimResult,
+  type Denial,
+  defaultLeaseMs,
+  defaultRetentionMs,
+  type Escalation,
+  type FactWatch,
+  type Ledger,
+  type LedgerOptions,
+  type LedgerRecord,
+  type LedgerRecordState,
+  type PoisonedOperation,
+  type RunFactKind,
+  type RunFactLists,
+  type RunFacts,
+  runFactKinds,
+  type StoredResult,
+  type AccessGrant,
+} from '../ledger/ledger.js';
+export {
+  type ClaimPlan,
+  createToken,
+  isPastRetention,
+  planClaim,
+  planComplete,
+  planMarkUncertain,
+  planRelease,
+  planRenew,
+  type RecordTimings,
+  type ReleasePlan,
+  resolveLeaseMs,
+  type StoredRecord,
+  toLedgerRecord,
+  toStoredResult,
+} from '../ledger/record-rules.js';
+export {
+  type ResolvedLedgerOptions,
+  resolveLedgerOptions,
+} from '../ledger/resolve-ledger-options.js';
+export { LeaseLostError, LedgerUnavailableError, RecourseError } from '../errors.js';
