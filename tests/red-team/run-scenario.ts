@@ -77,7 +77,7 @@ export async function runScenario(
     bypass: bypass.map(verdict),
     legit: legit.map(verdict),
     outcome: recovery.outcome(),
-    deniedResources: (await recovery.runtime.ledger.listDenials(runId)).map((d) => d.resource),
+    deniedResources: (await recovery.runtime.ledger.listFacts(runId)).denial.map((d) => d.resource),
   };
 }
 

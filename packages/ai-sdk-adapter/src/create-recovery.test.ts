@@ -20,7 +20,10 @@ describe('createRecovery validates its options at construction', () => {
     [{ runId: 'x'.repeat(200) }, 'runId'],
     [{ runId: 'r', policies: { refund: { sideEffects: 'yes' } } }, 'policies.refund.sideEffects'],
     [{ runId: 'r', policies: { refund: { reconcile: true } } }, 'policies.refund.reconcile'],
-    [{ runId: 'r', policies: { refund: { idempotent: true } } }, 'policies.refund.idempotent'],
+    [
+      { runId: 'r', policies: { refund: { sideEffects: false, idempotent: true } } },
+      'policies.refund.idempotent',
+    ],
     [{ runId: 'r', repairBudget: -1 }, 'repairBudget'],
     [{ runId: 'r', onDenial: 'ignore' }, 'onDenial'],
     [{ runId: 'r', retry: { maxAttempts: 0 } }, 'retry.maxAttempts'],

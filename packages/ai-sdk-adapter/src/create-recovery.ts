@@ -1,14 +1,15 @@
 import {
+  type CompensationReport,
   createRecoveryRuntime,
-  InvalidOptionsError,
   type Outcome,
+  optionChecks,
   type RecoveryOptions,
   type RecoveryRuntime,
-  type ToolPolicy,
   validateRecoveryOptions,
 } from '@recourse/core';
 import type { PrepareStepFunction, StopCondition } from 'ai';
 import { policyFromAnnotations } from './mcp-result.js';
+import { createRecentIds } from './recent-ids.js';
 import { createSdkFailureReporter, type StepLike } from './report-sdk-failures.js';
 import { createGuidanceStep, type PrepareStepInput } from './step-guidance.js';
 import { createEscalation } from './tool-approval.js';
@@ -32,6 +33,12 @@ export interface AiSdkRecoveryOptions extends RecoveryOptions {
    * function on the tool (without one a call touches everything: never grantable).
    */
   escalation?: 'refuse' | 'approval' | undefined;
+  /**
+   * A one-line console warning when `tools()` wraps no tool for a policy's name (a typo
+   * there would silently turn a write into a tool without its policy). Default true; the
+   * `policy.unused` event is emitted either way.
+   */
+  warn?: boolean | undefined;
 }
 
 /** What `createRecovery` returns: hand each piece to `generateText`, `streamText` or an agent. */
@@ -52,6 +59,8 @@ export interface AiSdkRecovery {
   // biome-ignore lint/suspicious/noExplicitAny: assignable to every toolset's ToolApprovalConfiguration
   toolApproval: (options: ToolApprovalOptions & Record<string, any>) => Promise<any>;
   outcome(): Outcome;
+  /** Undoes the run's completed writes that have a `compensate`, newest first, each at most once. */
+  compensate(): Promise<CompensationReport>;
   /** The SDK-independent engine, for events, the ledger and lower-level use. */
   readonly runtime: RecoveryRuntime;
 }
@@ -61,21 +70,19 @@ export interface AiSdkRecovery {
  * here: a bad field throws `InvalidOptionsError` naming it.
  */
 export function createRecovery(options: AiSdkRecoveryOptions): AiSdkRecovery {
-  validateRecoveryOptions(options);
-  const failureMode = options.failureMode ?? 'result';
-  if (failureMode !== 'result' && failureMode !== 'throw') {
-    throw new InvalidOptionsError('failureMode', "must be 'result' or 'throw'");
-  }
-  const escalationMode = options.escalation ?? 'refuse';
-  if (escalationMode !== 'refuse' && escalationMode !== 'approval') {
-    throw new InvalidOptionsError('escalation', "must be 'refuse' or 'approval'");
-  }
-  // The runtime reads policies by reference, so defaults from MCP annotations can be
-  // added when the tools are wrapped, after construction.
-  const policies: Record<string, ToolPolicy> = { ...(options.policies ?? {}) };
-  const userPolicies = new Set(Object.keys(policies));
-  const runtime = createRecoveryRuntime({ ...options, policies });
-  const handled = new Set<string>();
+  validateRecoveryOptions(options, {
+    failureMode: optionChecks.oneOf('result', 'throw'),
+    escalation: optionChecks.oneOf('refuse', 'approval'),
+    warn: optionChecks.bool,
+  });
+  const {
+    failureMode = 'result',
+    escalation: escalationMode = 'refuse',
+    warn = true,
+    ...core
+  } = options;
+  const runtime = createRecoveryRuntime(core as RecoveryOptions);
+  const handled = createRecentIds();
   const toolNames = new Set<string>();
   const reportSdkFailures = createSdkFailureReporter(runtime, handled);
   const guidanceStep = createGuidanceStep();
@@ -86,10 +93,8 @@ export function createRecovery(options: AiSdkRecoveryOptions): AiSdkRecovery {
     const wrapped: Record<string, unknown> = {};
     for (const [name, tool] of Object.entries(toolset)) {
       toolNames.add(name);
-      if (!userPolicies.has(name)) {
-        const fromAnnotations = policyFromAnnotations(tool);
-        if (fromAnnotations) policies[name] = fromAnnotations;
-      }
+      const fromAnnotations = policyFromAnnotations(tool);
+      if (fromAnnotations) runtime.declareTool(name, fromAnnotations);
       const own = (tool as { needsApproval?: NeedsApproval } | null)?.needsApproval;
       if (own !== undefined) ownApprovalRules.set(name, own);
       const recovered = wrapTool(tool, {
@@ -99,6 +104,13 @@ export function createRecovery(options: AiSdkRecoveryOptions): AiSdkRecovery {
         failureMode,
       });
       wrapped[name] = escalation ? withEscalation(recovered, name, escalation) : recovered;
+    }
+    for (const unused of runtime.registerTools([...toolNames])) {
+      if (!warn) continue;
+      const meant = unused.suggestion ? ` (did you mean "${unused.suggestion}"?)` : '';
+      console.warn(
+        `recourse: policies.${unused.tool} names no wrapped tool${meant}; that policy applies to nothing. createRecovery({ warn: false }) silences this.`,
+      );
     }
     return wrapped as T;
   };
@@ -124,6 +136,7 @@ export function createRecovery(options: AiSdkRecoveryOptions): AiSdkRecovery {
     prepareStep: prepareStep as AiSdkRecovery['prepareStep'],
     toolApproval: createToolApproval(escalation, ownApprovalRules),
     outcome: () => runtime.outcome(),
+    compensate: () => runtime.compensate(),
     runtime,
   };
 }

@@ -31,7 +31,7 @@ describe.each([
 ])('a failed call over $label', ({ model }) => {
   it('reaches the model as the JSON recovery contract, without stack or secret', async () => {
     provider.reset([toolCall('lookup_customer', { id: 'c-1' }), text('sorry')]);
-    const recovery = createRecovery({ runId: 'run-c1' });
+    const recovery = createRecovery({ runId: 'run-c1', defaultPolicy: { sideEffects: false } });
 
     const result = await generateText({
       model: model(),
@@ -70,7 +70,11 @@ describe.each([
 
   it("with failureMode 'throw': a ToolCallFailedError part, the contract as the error text", async () => {
     provider.reset([toolCall('lookup_customer', { id: 'c-1' }), text('sorry')]);
-    const recovery = createRecovery({ runId: 'run-c2', failureMode: 'throw' });
+    const recovery = createRecovery({
+      runId: 'run-c2',
+      defaultPolicy: { sideEffects: false },
+      failureMode: 'throw',
+    });
     const result = await generateText({
       model: model(),
       prompt: 'Look up c-1',

@@ -1,4 +1,5 @@
 import type { RecoveryRuntime } from '@recourse/core';
+import { createRecentIds, type RecentIds } from './recent-ids.js';
 
 /** The part of a step the scan reads; the same in ai@5, ai@6 and ai@7. */
 export interface StepLike {
@@ -18,8 +19,8 @@ interface ToolErrorPart {
  * `tool-error` part instead. Each such part whose call the wrapper never saw is reported
  * to the runtime once, so it counts for the repair budget and poison detection.
  */
-export function createSdkFailureReporter(runtime: RecoveryRuntime, handled: ReadonlySet<string>) {
-  const reported = new Set<string>();
+export function createSdkFailureReporter(runtime: RecoveryRuntime, handled: RecentIds) {
+  const reported = createRecentIds();
   return async (steps: readonly StepLike[] | undefined): Promise<void> => {
     for (const step of steps ?? []) {
       for (const part of step.content ?? []) {

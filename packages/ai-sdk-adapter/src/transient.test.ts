@@ -36,7 +36,12 @@ describe('TRANSIENT reads are retried inside the call', () => {
     provider.reset([toolCall('get_balance', { account: 'a-1' }), text('ok')]);
     const clock = createFakeClock();
     const balance = balanceTool([httpFailure(503, {}, 'upstream busy')]);
-    const recovery = createRecovery({ runId: 'run-t1', clock, random: () => 0.5 });
+    const recovery = createRecovery({
+      runId: 'run-t1',
+      defaultPolicy: { sideEffects: false },
+      clock,
+      random: () => 0.5,
+    });
 
     await driveClock(
       clock,
@@ -65,7 +70,12 @@ describe('TRANSIENT reads are retried inside the call', () => {
     const clock = createFakeClock();
     const balance = balanceTool([httpFailure(429, { 'retry-after': '2' })]);
     // random 0: full jitter would pick 0 ms; the server's hint is the floor.
-    const recovery = createRecovery({ runId: 'run-t2', clock, random: () => 0 });
+    const recovery = createRecovery({
+      runId: 'run-t2',
+      defaultPolicy: { sideEffects: false },
+      clock,
+      random: () => 0,
+    });
 
     await driveClock(
       clock,
@@ -89,7 +99,12 @@ describe('TRANSIENT reads are retried inside the call', () => {
       provider.reset([toolCall('get_balance', { account: 'a-1' }), text('ok')]);
       const clock = createFakeClock();
       const balance = balanceTool([httpFailure(503)]);
-      const recovery = createRecovery({ runId: `run-j${draw}`, clock, random: () => draw });
+      const recovery = createRecovery({
+        runId: `run-j${draw}`,
+        defaultPolicy: { sideEffects: false },
+        clock,
+        random: () => draw,
+      });
       await driveClock(
         clock,
         generateText({

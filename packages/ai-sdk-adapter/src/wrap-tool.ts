@@ -40,8 +40,13 @@ export function wrapTool<T>(tool: T, options: WrapToolOptions): T {
       toolCallId,
       input,
       signal: executeOptions?.abortSignal,
-      execute: async (i) => {
-        const value = await settle(original.call(tool, i, executeOptions));
+      execute: async (i, signal) => {
+        // With a per-attempt deadline the tool gets a signal that also aborts at it.
+        const options =
+          signal === executeOptions?.abortSignal
+            ? executeOptions
+            : { ...executeOptions, abortSignal: signal };
+        const value = await settle(original.call(tool, i, options));
         if (isMcpErrorResult(value)) throw new McpToolError(mcpErrorText(value), value);
         return value;
       },

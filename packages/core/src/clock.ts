@@ -2,8 +2,15 @@
 export interface Clock {
   /** Milliseconds since the epoch. */
   now(): number;
-  /** Resolves after `ms`; rejects with `signal.reason` when the signal aborts. */
-  sleep(ms: number, signal?: AbortSignal | undefined): Promise<void>;
+  /**
+   * Resolves after `ms`; rejects with `signal.reason` when the signal aborts. With
+   * `unref`, a pending sleep does not keep the process alive (background work).
+   */
+  sleep(
+    ms: number,
+    signal?: AbortSignal | undefined,
+    options?: { unref?: boolean | undefined },
+  ): Promise<void>;
 }
 
 /** A source of numbers in [0, 1), injected so that jitter is reproducible. */
@@ -11,7 +18,7 @@ export type RandomSource = () => number;
 
 export const systemClock: Clock = {
   now: () => Date.now(),
-  sleep(ms, signal) {
+  sleep(ms, signal, options) {
     return new Promise<void>((resolve, reject) => {
       if (signal?.aborted) {
         reject(signal.reason);
@@ -25,6 +32,7 @@ export const systemClock: Clock = {
         signal?.removeEventListener('abort', onAbort);
         resolve();
       }, ms);
+      if (options?.unref) timer.unref();
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   },

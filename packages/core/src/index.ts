@@ -1,3 +1,8 @@
+// The public surface of @recourse/core: what users of the library and of its adapters
+// call. Store authors' helpers are in `@recourse/core/store`; the ledger contract suite
+// and the fake clock in `@recourse/core/testing`; the SQLite ledger in `@recourse/core/sqlite`.
+
+// Classifying failures
 export {
   type Classifier,
   type ClassifierOptions,
@@ -5,122 +10,84 @@ export {
   classifyFailure,
   createClassifier,
   type FailureFacts,
-  type HeaderSource,
-  parseRetryAfterMs,
   type RecognisedFailure,
   type Recogniser,
-  readFailureFacts,
   redactSecrets,
-  toSafeMessage,
 } from './classify/index.js';
+// Time and chance, injectable
 export { type Clock, type RandomSource, systemClock, systemRandom } from './clock.js';
+// What the model and the application are told
+export type { Outcome, PlanVersions, Recovery } from './contract/outcome.js';
+export { contractText, type RecoveryContract } from './contract/recovery-contract.js';
+// Errors
 export {
-  IdempotencyConflictError,
+  AttemptTimeoutError,
   InvalidOptionsError,
   LeaseLostError,
   LedgerUnavailableError,
   RecourseError,
   type RecourseErrorCode,
 } from './errors.js';
+// Idempotency keys
 export { canonicalJson } from './keys/canonical-json.js';
-export {
-  boundKey,
-  deriveIdempotencyKey,
-  hashText,
-  type KeyParts,
-  maxIdempotencyKeyLength,
-  payloadHash,
-} from './keys/idempotency-key.js';
-export {
-  type ClaimRequest,
-  type ClaimResult,
-  type Denial,
-  defaultLeaseMs,
-  defaultRetentionMs,
-  type Ledger,
-  type LedgerOptions,
-  type LedgerRecord,
-  type LedgerRecordState,
+export { deriveIdempotencyKey, type KeyParts } from './keys/idempotency-key.js';
+// Ledgers
+export type {
+  AccessGrant,
+  Denial,
+  Ledger,
+  LedgerOptions,
+  LedgerRecord,
+  StoredResult,
 } from './ledger/ledger.js';
-export { MemoryLedger } from './ledger/memory-ledger.js';
-export { checkCounterStep, resolveLeaseMs } from './ledger/record-rules.js';
-export {
-  type ResolvedLedgerOptions,
-  resolveLedgerOptions,
-} from './ledger/resolve-ledger-options.js';
-export {
-  type BackoffOptions,
-  type BackoffResult,
-  computeBackoff,
-  defaultBackoff,
-  type ResolvedBackoff,
-} from './policy/backoff.js';
+export { MemoryLedger, type MemoryLedgerOptions } from './ledger/memory-ledger.js';
+// The policy
+export { type BackoffOptions, computeBackoff, defaultBackoff } from './policy/backoff.js';
 export {
   type DecideOptions,
-  type DecisionContext,
   decideRecovery,
   defaultMaxAttempts,
   defaultRepairBudget,
 } from './policy/decide-recovery.js';
 export {
-  type FingerprintParts,
-  failureFingerprint,
-  normalizeMessage,
-} from './policy/fingerprint.js';
-export {
-  canRetryWithin,
   createRetryBudget,
-  type LocalRetryBudget,
-  type ResolvedRetryBudgetOptions,
   type RetryBudget,
   type RetryBudgetOptions,
-  recordBudgetOutcome,
-  resolveRetryBudgetOptions,
 } from './policy/retry-budget.js';
 export type {
   ApprovalAnswer,
   ApprovalCall,
   ApprovalRequest,
-} from './runtime/approval.js';
-export type { BlockCheck } from './runtime/approval-check.js';
-export type { AccessGrant } from './runtime/approval-grants.js';
+} from './runtime/access/approvals.js';
+// The runtime the adapters drive
+export type { BlockCheck } from './runtime/access/block-check.js';
 export {
-  type CallContext,
-  callContext,
-  currentCallContext,
-  runInCallContext,
-} from './runtime/call-context.js';
-export type { EventListener, RecoveryEvent, RecoveryEventType } from './runtime/events.js';
-export {
-  type LeaseHeartbeat,
-  type LeaseHeartbeatOptions,
-  leaseRenewalIntervalMs,
-  startLeaseHeartbeat,
-} from './runtime/lease-heartbeat.js';
-export type {
-  ReconcileResult,
-  RecoveryOptions,
-  RetryOptions,
-  ToolCallInfo,
-  ToolPolicy,
-} from './runtime/options.js';
-export { validateRecoveryOptions } from './runtime/options.js';
-export type { Outcome } from './runtime/outcome.js';
-export { buildContract, contractText, type RecoveryContract } from './runtime/recovery-contract.js';
-export {
-  createRecoveryRuntime,
-  type RecoveryRuntime,
+  modelValue,
   type ToolCallFailure,
   type ToolCallRequest,
   type ToolCallResult,
-} from './runtime/recovery-runtime.js';
-export type { SdkFailure } from './runtime/sdk-failure.js';
-export { modelValue, type ToolCallSuccess } from './runtime/tool-call.js';
+  type ToolCallSuccess,
+} from './runtime/call/tool-call.js';
+export { type CallContext, callContext, currentCallContext } from './runtime/call-context.js';
+export { createRecoveryRuntime, type RecoveryRuntime } from './runtime/create-runtime.js';
+export type { ModelCallResult } from './runtime/model/call-model.js';
+export type { SdkFailure } from './runtime/model/sdk-failure.js';
+export type {
+  CheckFailure,
+  ReconcileResult,
+  RecoveryOptions,
+  RetryOptions,
+  ScopeOptions,
+  ToolCallInfo,
+  ToolPolicy,
+} from './runtime/options/recovery-options.js';
+export { optionChecks, validateRecoveryOptions } from './runtime/options/validate-options.js';
+export type { CompensationReport } from './runtime/run/compensate.js';
+export type { EventListener, RecoveryEvent, RecoveryEventType } from './runtime/run/events.js';
+// Resources and the scope guard
 export {
-  canonicaliseResource,
   createScopeGuard,
   everything,
-  findCoveringDenial,
   type HttpCapability,
   httpCapability,
   httpResource,
@@ -131,7 +98,6 @@ export {
   pathResource,
   postgresResource,
   resourceCovers,
-  resourcesOverlap,
   type ScopeGuard,
   type ScopeGuardOptions,
   type ScopeVerdict,
@@ -141,10 +107,13 @@ export {
   sshResource,
   urlResource,
 } from './scope/index.js';
+// Vocabulary
 export {
   type Classification,
   type Decision,
+  type DecisionCode,
   type DecisionState,
+  decisionCodes,
   type FailureClass,
   failureClasses,
   type JsonValue,

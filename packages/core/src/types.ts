@@ -87,6 +87,7 @@ export const decisionCodes = [
   'REOBSERVE',
   'REPLAN',
   'FALLBACK',
+  'FALLBACK_FAILED',
   'POISON',
   'AUTHORIZATION_DENIED',
   'RECONCILE_BY_HAND',

@@ -1,8 +1,11 @@
 import {
+  type CompensationReport,
   createRecoveryRuntime,
   type Outcome,
+  optionChecks,
   type RecoveryOptions,
   type RecoveryRuntime,
+  validateRecoveryOptions,
 } from '@recourse/core';
 import type OpenAI from 'openai';
 import type { ChatCompletionMessageToolCall } from 'openai/resources/chat/completions';
@@ -47,6 +50,8 @@ export interface OpenAIRecovery {
   /** True once the run reached a terminal state: stop asking the model. */
   isStopped(): boolean;
   outcome(): Outcome;
+  /** Undoes the run's completed writes that have a `compensate`, newest first, each at most once. */
+  compensate(): Promise<CompensationReport>;
   runtime: RecoveryRuntime;
 }
 
@@ -55,10 +60,28 @@ export interface OpenAIRecovery {
  * `maxRetries: 0`: recourse retries model requests itself, under the run's budget, and
  * the SDK's own retries would multiply with them.
  */
-export function createRecovery(options: RecoveryOptions): OpenAIRecovery {
-  const runtime = createRecoveryRuntime(options);
+export interface OpenAIRecoveryOptions extends RecoveryOptions {
+  /** A one-line console warning when `tools()` defines no tool for a policy's name. Default true. */
+  warn?: boolean | undefined;
+}
+
+export function createRecovery(options: OpenAIRecoveryOptions): OpenAIRecovery {
+  validateRecoveryOptions(options, { warn: optionChecks.bool });
+  const { warn = true, ...core } = options;
+  const runtime = createRecoveryRuntime(core);
+  const tools = ((definitions: Parameters<typeof defineTools>[0]) => {
+    const set = defineTools(definitions);
+    for (const unused of runtime.registerTools(set.names)) {
+      if (!warn) continue;
+      const meant = unused.suggestion ? ` (did you mean "${unused.suggestion}"?)` : '';
+      console.warn(
+        `recourse: policies.${unused.tool} names no defined tool${meant}; that policy applies to nothing. createRecovery({ warn: false }) silences this.`,
+      );
+    }
+    return set;
+  }) as typeof defineTools;
   return {
-    tools: defineTools,
+    tools,
     runResponses: (client, params) => runResponses(runtime, client, params),
     runChat: (client, params) => runChat(runtime, client, params),
     executeChatToolCalls: (tools, message, callOptions) =>
@@ -67,6 +90,7 @@ export function createRecovery(options: RecoveryOptions): OpenAIRecovery {
       executeResponseCalls(runtime, tools, output, callOptions),
     isStopped: () => runtime.isStopped(),
     outcome: () => runtime.outcome(),
+    compensate: () => runtime.compensate(),
     runtime,
   };
 }

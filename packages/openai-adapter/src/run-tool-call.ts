@@ -54,10 +54,21 @@ export async function runToolCall(
       ...base,
       input: parsed.input,
       signal,
-      execute: (input) => {
+      execute: (input, attemptSignal) => {
         // Only reached with a known tool and valid input: a stopped run runs nothing.
         if (!tool || !parsed.ok) throw new NoSuchToolError(call.name, [...tools.names]);
-        return tool.definition.execute(input as never, { ...callContext(), signal });
+        const context = callContext();
+        return tool.definition.execute(input as never, {
+          runId: context.runId,
+          toolName: context.toolName,
+          toolCallId: context.toolCallId,
+          attempt: context.attempt,
+          // Derived on first read, like the context's own.
+          get idempotencyKey() {
+            return context.idempotencyKey;
+          },
+          signal: attemptSignal,
+        });
       },
     });
   }

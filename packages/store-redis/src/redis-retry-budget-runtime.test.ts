@@ -75,7 +75,7 @@ describe('two runtimes sharing a Redis retry budget', () => {
       codes.push(codeOf(await a.call()));
     }
     // 10 tokens: A's first call spends 3 (retried twice), its second is stopped at 5 left.
-    expect(codes).toEqual(['RETRY_BUDGET_SPENT', 'DEPENDENCY_RETRY_BUDGET_EXHAUSTED']);
+    expect(codes).toEqual(['ATTEMPTS_EXHAUSTED', 'DEPENDENCY_RETRY_BUDGET_EXHAUSTED']);
     expect(a.sent()).toBe(5);
 
     const result = await b.call();
@@ -91,6 +91,6 @@ describe('two runtimes sharing a Redis retry budget', () => {
     const fresh = createWorker('fresh', `${prefix}other:`);
     const result = await fresh.call();
     expect(fresh.sent()).toBe(3);
-    expect(codeOf(result)).toBe('RETRY_BUDGET_SPENT');
+    expect(codeOf(result)).toBe('ATTEMPTS_EXHAUSTED');
   });
 });

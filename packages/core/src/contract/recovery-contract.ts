@@ -21,6 +21,9 @@ export interface RecoveryContract {
   idempotency_key?: string | undefined;
   resource?: string | undefined;
   next_possible_action?: string | undefined;
+  /** With a REPLAN: the plan version this failure invalidated, and the one to make. */
+  invalidated_plan?: number | undefined;
+  plan_version?: number | undefined;
   error_detail?: string | undefined;
 }
 
@@ -34,6 +37,8 @@ export interface ContractInput {
   resource?: string | undefined;
   nextPossibleAction?: string | undefined;
   status?: RecoveryContract['status'] | undefined;
+  /** A REPLAN closed plan `from` and opened `to`, invalidated by `observation`. */
+  plan?: { from: number; to: number; observation: string } | undefined;
 }
 
 export function buildContract(input: ContractInput): RecoveryContract {
@@ -56,6 +61,8 @@ export function buildContract(input: ContractInput): RecoveryContract {
     idempotency_key: input.idempotencyKey,
     resource: input.resource,
     next_possible_action: status === 'BLOCKED' ? input.nextPossibleAction : undefined,
+    invalidated_plan: input.plan?.from,
+    plan_version: input.plan?.to,
     error_detail: classification.message ? quoteAsData(classification.message) : undefined,
   });
 }
@@ -93,9 +100,22 @@ function guidanceFor(input: ContractInput, status: RecoveryContract['status']): 
       return `The arguments of ${tool} were rejected${field}. Correct them before calling ${tool} again; the same arguments will fail the same way.`;
     }
     case 'REOBSERVE':
+      if (decision.code === 'RESULT_NOT_STORED') {
+        return `${tool} already completed this operation, but its result could not be stored. Do not send it again; read the current state to learn the result.`;
+      }
+      if (decision.code === 'LEASE_LOST' || decision.code === 'IN_FLIGHT') {
+        return `The same ${tool} operation is being completed by another worker. Do not send it again; check its result later.`;
+      }
       return `The state ${tool} acted on has changed since it was observed. Read the current state again, then decide anew; do not repeat the same call.`;
-    case 'REPLAN':
-      return `${tool} cannot succeed as asked. Change the plan; do not repeat the same call.`;
+    case 'REPLAN': {
+      const plan = input.plan
+        ? ` Plan v${input.plan.from} is invalidated by ${input.plan.observation}; make plan v${input.plan.to}.`
+        : '';
+      if (decision.code === 'POISON') {
+        return `${tool} failed the same way after the repair budget was spent: this action is quarantined and will not run again with these arguments.${plan} Take another approach; do not repeat the same call.`;
+      }
+      return `${tool} cannot succeed as asked.${plan} Change the plan; do not repeat the same call.`;
+    }
     case 'RECONCILE':
       return `The outcome of ${tool} is unknown. It must be checked before anything is sent again.`;
     default:
@@ -103,6 +123,7 @@ function guidanceFor(input: ContractInput, status: RecoveryContract['status']): 
   }
   switch (decision.code) {
     case 'RECONCILE_BY_HAND':
+    case 'RECONCILE_FAILED':
       return `The outcome of ${tool} is unknown and it was not re-sent. A person must check the downstream system; do not call ${tool} for this again.`;
     case 'POISON':
       return `${tool} failed the same way after the repair budget was spent. The run is stopping.`;

@@ -43,7 +43,7 @@ describe("the seed's decision table (MISSION.md), row by row", () => {
       'transport exhausted',
       { transient: true, sideEffects: false, repairAttempts: 0, attempts: 3 },
       'ABORT',
-      'RETRY_BUDGET_SPENT',
+      'ATTEMPTS_EXHAUSTED',
     ],
     [
       'write with checkpoint',

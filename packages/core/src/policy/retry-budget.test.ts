@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createHarness, httpFailure } from '../runtime/runtime.test-harness.js';
+import { createHarness, httpFailure } from '../../test-support/runtime-harness.js';
 import {
   canRetryWithin,
   createRetryBudget,
@@ -86,8 +86,12 @@ describe('canRetryWithin and recordBudgetOutcome', () => {
 
   it('fails open and swallows errors from a budget that throws or rejects', async () => {
     expect(await canRetryWithin(broken, 'api')).toBe(true);
-    await expect(recordBudgetOutcome(broken, 'api', 'failure')).resolves.toBeUndefined();
-    await expect(recordBudgetOutcome(broken, 'api', 'success')).resolves.toBeUndefined();
+    await expect(
+      Promise.resolve(recordBudgetOutcome(broken, 'api', 'failure')),
+    ).resolves.toBeUndefined();
+    await expect(
+      Promise.resolve(recordBudgetOutcome(broken, 'api', 'success')),
+    ).resolves.toBeUndefined();
     expect(await canRetryWithin(undefined, 'api')).toBe(true);
   });
 

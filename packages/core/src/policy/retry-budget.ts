@@ -96,18 +96,26 @@ export async function canRetryWithin(
   }
 }
 
-/** Records an attempt's outcome; a budget that throws or rejects never breaks the call. */
-export async function recordBudgetOutcome(
+/**
+ * Records an attempt's outcome; a budget that throws or rejects never breaks the call.
+ * Synchronous for an in-process budget; a shared budget's promise is returned (settled,
+ * never rejecting) for callers that want to wait for it.
+ */
+export function recordBudgetOutcome(
   budget: RetryBudget | undefined,
   dependency: string,
   outcome: 'success' | 'failure',
-): Promise<void> {
-  if (!budget) return;
+): Promise<void> | undefined {
+  if (!budget) return undefined;
   try {
-    await (outcome === 'success'
-      ? budget.recordSuccess(dependency)
-      : budget.recordFailure(dependency));
+    const answer =
+      outcome === 'success' ? budget.recordSuccess(dependency) : budget.recordFailure(dependency);
+    if (answer && typeof (answer as Promise<void>).then === 'function') {
+      // Throttling is advisory: losing one sample is better than failing the call.
+      return (answer as Promise<void>).then(undefined, () => {});
+    }
   } catch {
-    // Throttling is advisory: losing one sample is better than failing the call.
+    // As above.
   }
+  return undefined;
 }

@@ -7,16 +7,24 @@ export interface CallContext {
   toolName: string;
   /** The SDK's id for this call; changes when the model re-issues the call. */
   toolCallId: string;
-  /** Stable for the logical operation: send it downstream as the Idempotency-Key. */
-  idempotencyKey: string;
+  /**
+   * Stable for the logical operation: send it downstream as the Idempotency-Key. Derived
+   * on first read (a read tool that never asks pays nothing for it).
+   */
+  readonly idempotencyKey: string;
   /** 1 for the first attempt of this call. */
   attempt: number;
 }
 
 const storage = new AsyncLocalStorage<CallContext>();
 
-export function runInCallContext<T>(context: CallContext, fn: () => T): T {
-  return storage.run(context, fn);
+/** Runs `fn(...args)` with `context` as the current call (no closure needed per call). */
+export function runInCallContext<A extends unknown[], T>(
+  context: CallContext,
+  fn: (...args: A) => T,
+  ...args: A
+): T {
+  return storage.run(context, fn, ...args);
 }
 
 /** The current call's context. Throws when called outside a wrapped tool's execute. */
@@ -24,7 +32,7 @@ export function callContext(): CallContext {
   const context = storage.getStore();
   if (!context) {
     throw new RecourseError(
-      'TOOL_CALL_FAILED',
+      'OUTSIDE_CALL',
       'callContext() was called outside a tool wrapped by recourse',
     );
   }

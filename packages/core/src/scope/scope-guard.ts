@@ -16,6 +16,8 @@ export interface ScopeGuardOptions {
 }
 
 export interface ScopeGuard {
+  /** False when there are no rules: every call is allowed without looking. */
+  readonly hasRules: boolean;
   /** Rules on the resources a call reaches and, optionally, the capability it needs. */
   check(resources: readonly string[], capability?: string | undefined): ScopeVerdict;
 }
@@ -105,6 +107,7 @@ export function createScopeGuard(guardOptions: ScopeGuardOptions = {}): ScopeGua
   const allowCapabilities = allow.filter((rule) => rule.capability);
 
   return {
+    hasRules: allow.length + deny.length > 0,
     check(resources, capability) {
       if (capability !== undefined) {
         const denied = deny.find((rule) => rule.capability && rule.matches(capability));

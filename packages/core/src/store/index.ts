@@ -1,5 +1,8 @@
 // For authors of Ledger stores: the record rules every store applies, and option handling.
+
+export { LeaseLostError, LedgerUnavailableError, RecourseError } from '../errors.js';
 export {
+  type AccessGrant,
   type ClaimRequest,
   type ClaimResult,
   type Denial,
@@ -17,7 +20,6 @@ export {
   type RunFacts,
   runFactKinds,
   type StoredResult,
-  type AccessGrant,
 } from '../ledger/ledger.js';
 export {
   type ClaimPlan,
@@ -39,4 +41,3 @@ export {
   type ResolvedLedgerOptions,
   resolveLedgerOptions,
 } from '../ledger/resolve-ledger-options.js';
-export { LeaseLostError, LedgerUnavailableError, RecourseError } from '../errors.js';

@@ -4,7 +4,7 @@ import type { Ledger } from '../../ledger/ledger.js';
 import type { BackoffOptions } from '../../policy/backoff.js';
 import type { RetryBudget, RetryBudgetOptions } from '../../policy/retry-budget.js';
 import type { Classification, FailureClass } from '../../types.js';
-import type { EventListener } from '../events.js';
+import type { EventListener } from '../run/events.js';
 
 /** What a `reconcile` function must answer: exactly one of these two shapes. */
 export type ReconcileResult = { happened: true; result?: unknown } | { happened: false };

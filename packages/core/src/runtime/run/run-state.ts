@@ -15,24 +15,44 @@ export interface BlockedEntry {
 
 /** Everything that changes the run's state. `dispatch` is the only way to change it. */
 export type RunAction =
-  | { type: 'succeeded'; tool: string; operation?: string | undefined; recovery?: Recovery | undefined }
+  | {
+      type: 'succeeded';
+      tool: string;
+      operation?: string | undefined;
+      recovery?: Recovery | undefined;
+    }
   | { type: 'degraded'; tool: string; missing: string; recovery?: Recovery | undefined }
   | {
       type: 'failed';
       tool: string;
       classification: Classification;
       decision: Decision;
-      guidance: string;
+      guidance?: string | undefined;
       /** A terminal failure of a write in doubt: it needs a person. */
       inDoubt?: { key: string; code: string } | undefined;
     }
   | { type: 'blocked'; entry: BlockedEntry; guidance?: string | undefined }
   | { type: 'escalated'; entries: BlockedEntry[] }
-  | { type: 'escalation.answered'; tool: string; resources: string[]; declined: boolean; guidance?: string | undefined }
+  | {
+      type: 'escalation.answered';
+      tool: string;
+      resources: string[];
+      declined: boolean;
+      guidance?: string | undefined;
+    }
   | { type: 'stopped'; terminal: Terminal }
   | { type: 'replanned'; tool: string; code: string; observation: string }
   | { type: 'guidance.taken' }
+  | { type: 'write.completed'; write: CompletedWrite }
   | { type: 'compensated'; compensated: string[]; failed: string[]; notCompensable: string[] };
+
+/** A write the run completed: what `compensate()` may undo, newest last. */
+export interface CompletedWrite {
+  tool: string;
+  key: string;
+  /** Kept only when the tool has a `compensate` function. */
+  undo?: { input: unknown; result: unknown } | undefined;
+}
 
 // A run can be long-lived (a chat session): its lists are bounded, newest kept.
 const maxEntries = 1_000;
@@ -54,6 +74,7 @@ export class RunState {
   #guidance: string | undefined;
   #plan: PlanVersions = { version: 1, history: [] };
   #compensation: { compensated: string[]; failed: string[]; notCompensable: string[] } | undefined;
+  #writes = new Map<string, CompletedWrite>();
 
   get terminal(): Terminal | undefined {
     return this.#terminal;
@@ -66,6 +87,10 @@ export class RunState {
   }
   get blocked(): readonly BlockedEntry[] {
     return this.#blocked;
+  }
+  /** The run's completed writes, oldest first, each operation once. */
+  get writes(): readonly CompletedWrite[] {
+    return [...this.#writes.values()];
   }
 
   /** True when `tool` already counts as completed (a read, or this operation of a write). */
@@ -93,7 +118,7 @@ export class RunState {
           recovery: decision.action,
         });
         this.#unresolved.add(tool);
-        this.#guidance = action.guidance;
+        if (action.guidance) this.#guidance = action.guidance;
         if (action.inDoubt) {
           this.#needsReconciliation.set(action.inDoubt.key, {
             tool,
@@ -133,6 +158,14 @@ export class RunState {
         return;
       case 'guidance.taken':
         this.#guidance = undefined;
+        return;
+      case 'write.completed':
+        if (!this.#writes.has(action.write.key)) {
+          this.#writes.set(action.write.key, action.write);
+          if (this.#writes.size > maxEntries) {
+            this.#writes.delete(this.#writes.keys().next().value as string);
+          }
+        }
         return;
       case 'compensated':
         this.#compensation = {

@@ -1,7 +1,8 @@
-import type { Denial } from '../ledger/ledger.js';
-import { everything } from '../scope/canonical-resource.js';
-import { findCoveringDenial, type ScopeGuard } from '../scope/index.js';
-import type { GrantBook } from './approval-grants.js';
+import type { AccessGrant, Denial } from '../../ledger/ledger.js';
+import { everything } from '../../scope/canonical-resource.js';
+import { findCoveringDenial } from '../../scope/find-covering-denial.js';
+import { resourceCovers } from '../../scope/resource-match.js';
+import type { ScopeGuard } from '../../scope/scope-guard.js';
 
 /** What stands between a call and execution, without executing or recording anything. */
 export type BlockCheck =
@@ -21,15 +22,25 @@ export type BlockCheck =
       resources: string[];
     };
 
-export interface FindBlockInput {
+export interface BlockInput {
   /** Undefined: the tool has no `resource` function and touches everything. */
   resources: readonly string[] | undefined;
   capability: string | undefined;
   guard: ScopeGuard;
   denials: readonly Denial[];
-  grants: GrantBook;
+  grants: readonly AccessGrant[];
   /** Static rules are skipped once the run stopped; the denial still names the resource. */
   checkScope: boolean;
+}
+
+export type Block = { resource: string; reason: string };
+
+/** True when an operator grant opens `resource` (never `*`, never a wider reach). */
+function granted(grants: readonly AccessGrant[], resource: string): boolean {
+  return (
+    resource !== everything &&
+    grants.some((g) => g.resource !== everything && resourceCovers(g.resource, resource))
+  );
 }
 
 /**
@@ -37,27 +48,22 @@ export interface FindBlockInput {
  * lies below it) is lifted from both the static scope rules and earlier denials. A wider
  * reach than the grant, or a tool without a resource function, is never lifted.
  */
-export async function findBlock(
-  input: FindBlockInput,
-): Promise<{ resource: string; reason: string } | undefined> {
-  const { resources, guard, denials, grants } = input;
-  const first = blockOf(input, resources, input.capability);
-  // Only a call that would be blocked pays for reading grants from the ledger.
-  if (!first || !resources) return first;
-  const open = await grants.ungranted(resources);
+export function findBlock(input: BlockInput): Block | undefined {
+  const first = blockOf(input, input.resources, input.capability);
+  if (!first || !input.resources || input.grants.length === 0) return first;
+  const open = input.resources.filter((resource) => !granted(input.grants, resource));
   const capability =
-    input.capability !== undefined &&
-    (await grants.ungranted([`capability:${input.capability}`])).length > 0
+    input.capability !== undefined && !granted(input.grants, `capability:${input.capability}`)
       ? input.capability
       : undefined;
-  return blockOf({ guard, denials, checkScope: input.checkScope }, open, capability);
+  return blockOf(input, open, capability);
 }
 
 function blockOf(
-  input: Pick<FindBlockInput, 'guard' | 'denials' | 'checkScope'>,
+  input: BlockInput,
   resources: readonly string[] | undefined,
   capability: string | undefined,
-): { resource: string; reason: string } | undefined {
+): Block | undefined {
   if (resources && input.checkScope) {
     const verdict = input.guard.check(resources, capability);
     if (!verdict.allowed) return { resource: verdict.resource, reason: verdict.reason };
@@ -68,20 +74,21 @@ function blockOf(
 }
 
 /**
- * The full check `execute` makes before running, as data. When blocked, each of the call's
- * resources is checked alone, so an approval names (and a grant opens) exactly the closed
- * ones, not the open ones beside them.
+ * The full check as data. When blocked, each of the call's resources is checked alone, so
+ * an approval names (and a grant opens) exactly the closed ones, not the open ones beside.
  */
-export async function checkCall(input: FindBlockInput & { stopped: boolean }): Promise<BlockCheck> {
-  const found = await findBlock(input);
+export function checkCall(input: BlockInput & { stopped: boolean }): BlockCheck {
+  const found = findBlock(input);
   if (!found) return { blocked: false };
   const closed: string[] = [];
   if (input.resources) {
     const alone = { ...input, capability: undefined };
-    if (input.capability !== undefined && (await findBlock({ ...input, resources: [] })))
+    if (input.capability !== undefined && findBlock({ ...input, resources: [] })) {
       closed.push(`capability:${input.capability}`);
-    for (const resource of input.resources)
-      if (await findBlock({ ...alone, resources: [resource] })) closed.push(resource);
+    }
+    for (const resource of input.resources) {
+      if (findBlock({ ...alone, resources: [resource] })) closed.push(resource);
+    }
   }
   const grantable =
     !input.stopped &&

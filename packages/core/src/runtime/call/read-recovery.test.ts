@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { callContext } from './call-context.js';
-import { createHarness, httpFailure } from './runtime.test-harness.js';
+import { createHarness, httpFailure } from '../../../test-support/runtime-harness.js';
+import { callContext } from '../call-context.js';
 
 describe('a read tool', () => {
   it('retries transient faults inside the call with jittered backoff, the caller sees only the result', async () => {
-    const h = createHarness();
+    const h = createHarness({ defaultPolicy: { sideEffects: false } });
     let calls = 0;
     const result = await h.run('geocode', { q: 'Budapest' }, () => {
       calls++;
@@ -27,7 +27,7 @@ describe('a read tool', () => {
   });
 
   it('honours Retry-After as a floor for the delay', async () => {
-    const h = createHarness();
+    const h = createHarness({ defaultPolicy: { sideEffects: false } });
     let calls = 0;
     await h.run('search', { q: 'x' }, () => {
       if (++calls === 1) throw httpFailure(429, 'Too Many Requests', { 'retry-after': '2' });
@@ -37,7 +37,7 @@ describe('a read tool', () => {
   });
 
   it('aborts when the transport budget is spent: a dead endpoint is not a prompt problem', async () => {
-    const h = createHarness();
+    const h = createHarness({ defaultPolicy: { sideEffects: false } });
     let calls = 0;
     const result = await h.run('geocode', { q: 'x' }, () => {
       calls++;
@@ -50,10 +50,10 @@ describe('a read tool', () => {
       failure_class: 'TRANSIENT',
       recommended_recovery: 'ABORT',
       retry_same_action: false,
-      code: 'RETRY_BUDGET_SPENT',
+      code: 'ATTEMPTS_EXHAUSTED',
     });
     expect(h.runtime.isStopped()).toBe(true);
-    expect(h.runtime.outcome()).toMatchObject({ status: 'FAILED', reason: 'RETRY_BUDGET_SPENT' });
+    expect(h.runtime.outcome()).toMatchObject({ status: 'FAILED', reason: 'ATTEMPTS_EXHAUSTED' });
   });
 
   it('uses a declared fallback explicitly, and the outcome says the result is partial', async () => {
@@ -74,7 +74,7 @@ describe('a read tool', () => {
   });
 
   it('exposes the call context to the tool and to code it calls', async () => {
-    const h = createHarness();
+    const h = createHarness({ defaultPolicy: { sideEffects: false } });
     const seen: unknown[] = [];
     const nested = async () => callContext();
     await h.run(
@@ -96,7 +96,7 @@ describe('a read tool', () => {
   });
 
   it("rethrows the caller's abort untouched, even during a backoff sleep", async () => {
-    const h = createHarness();
+    const h = createHarness({ defaultPolicy: { sideEffects: false } });
     const controller = new AbortController();
     const reason = new DOMException('stopped by user', 'AbortError');
     const pending = h.runtime.execute({
@@ -116,6 +116,7 @@ describe('a read tool', () => {
 
   it('a throwing event listener changes nothing', async () => {
     const h = createHarness({
+      defaultPolicy: { sideEffects: false },
       onEvent: () => {
         throw new Error('listener bug');
       },

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Ledger } from '../ledger/ledger.js';
-import { MemoryLedger } from '../ledger/memory-ledger.js';
-import { SqliteLedger } from '../sqlite/sqlite-ledger.js';
-import { createFakeClock } from '../testing/fake-clock.js';
-import { callContext } from './call-context.js';
-import { leaseRenewalIntervalMs, startLeaseHeartbeat } from './lease-heartbeat.js';
-import { createHarness, drive } from './runtime.test-harness.js';
+import { createHarness, drive } from '../../../test-support/runtime-harness.js';
+import type { Ledger } from '../../ledger/ledger.js';
+import { MemoryLedger } from '../../ledger/memory-ledger.js';
+import { createFakeClock } from '../../testing/fake-clock.js';
+import { callContext } from '../call-context.js';
+import { createLeaseRenewer, leaseRenewalIntervalMs, leaseRenewerFor } from './lease-renewer.js';
 
 const hash = 'sha256:payload';
 
@@ -15,7 +14,7 @@ async function claimed(ledger: Ledger, key = 'k'): Promise<string> {
   return claim.token;
 }
 
-/** A third-party store written before `renew` existed: every method but that one. */
+/** A third-party store without `renew`: every other method of the memory ledger. */
 function withoutRenew(inner: MemoryLedger): Ledger {
   return {
     name: 'legacy',
@@ -24,99 +23,95 @@ function withoutRenew(inner: MemoryLedger): Ledger {
     release: (key, token) => inner.release(key, token),
     markUncertain: (key, token, note) => inner.markUncertain(key, token, note),
     get: (key) => inner.get(key),
-    incrementCounter: (runId, name, by) => inner.incrementCounter(runId, name, by),
-    getCounter: (runId, name) => inner.getCounter(runId, name),
-    addDenial: (runId, denial) => inner.addDenial(runId, denial),
-    listDenials: (runId) => inner.listDenials(runId),
+    addRepair: (runId, fingerprint) => inner.addRepair(runId, fingerprint),
+    getRepairs: (runId, fingerprint) => inner.getRepairs(runId, fingerprint),
+    addFact: (runId, kind, id, fact) => inner.addFact(runId, kind, id, fact),
+    listFacts: (runId) => inner.listFacts(runId),
   };
 }
 
-describe('startLeaseHeartbeat', () => {
-  it('renews every third of the lease, so the claim outlives many leases', async () => {
+describe('the lease renewer', () => {
+  it('renews every third of the lease, so a held claim outlives many leases', async () => {
     const clock = createFakeClock(10_000);
     const ledger = new MemoryLedger({ clock, leaseMs: 900 });
+    const renewer = createLeaseRenewer(ledger, clock);
     const token = await claimed(ledger);
-    const heartbeat = startLeaseHeartbeat({ ledger, key: 'k', token, clock });
-
+    const lease = renewer.hold('k', token);
     await clock.advance(5_000); // more than five leases
     expect((await ledger.claim({ key: 'k', payloadHash: hash })).status).toBe('in_flight');
-    // The last beat was at 10 000 + 16 × 300 = 14 800.
+    // The last tick was at 10 000 + 16 × 300 = 14 800.
     expect((await ledger.get('k'))?.leaseExpiresAt).toBe(14_800 + 900);
     expect(clock.sleeps.every((ms) => ms === 300)).toBe(true);
-    expect(heartbeat.lost).toBe(false);
-
-    heartbeat.stop();
-    await ledger.complete('k', token, 'done');
+    expect(lease.lost).toBe(false);
+    lease.release();
+    await ledger.complete('k', token, { json: '"done"' });
     expect((await ledger.get('k'))?.state).toBe('completed');
   });
 
-  it('stops on stop(): no timer left, and the lease then runs out', async () => {
+  it('renews any number of claims with one ticker, and stops once nothing is held', async () => {
     const clock = createFakeClock(0);
     const ledger = new MemoryLedger({ clock, leaseMs: 900 });
-    const token = await claimed(ledger);
-    const heartbeat = startLeaseHeartbeat({ ledger, key: 'k', token, clock, intervalMs: 300 });
-    await clock.advance(650);
-    heartbeat.stop();
-    heartbeat.stop();
-    expect(clock.pending()).toBe(0);
-    await clock.advance(900);
-    const takeover = await ledger.claim({ key: 'k', payloadHash: hash });
-    expect(takeover).toMatchObject({ status: 'acquired', previous: 'expired' });
-    expect(heartbeat.lost).toBe(false);
-  });
-
-  it('marks the lease lost and stops when another worker took the key over', async () => {
-    const clock = createFakeClock(0);
-    const ledger = new MemoryLedger({ clock, leaseMs: 900 });
-    const token = await claimed(ledger);
-    // Beats too slow for the lease: the key is taken over between two of them.
-    const heartbeat = startLeaseHeartbeat({ ledger, key: 'k', token, clock, intervalMs: 1_000 });
-    await clock.advance(950);
-    const takeover = await ledger.claim({ key: 'k', payloadHash: hash });
-    expect(takeover).toMatchObject({ status: 'acquired', previous: 'expired' });
-    await clock.advance(100);
-    expect(heartbeat.lost).toBe(true);
-    expect(clock.pending()).toBe(0);
-    expect(clock.sleeps).toEqual([1_000]);
-  });
-
-  it('marks the lease lost when the record is no longer in flight', async () => {
-    const clock = createFakeClock(0);
-    const ledger = new MemoryLedger({ clock, leaseMs: 900 });
-    const token = await claimed(ledger);
-    const heartbeat = startLeaseHeartbeat({ ledger, key: 'k', token, clock, intervalMs: 300 });
-    await ledger.markUncertain('k', token, 'someone marked it');
+    const renewer = createLeaseRenewer(ledger, clock);
+    const leases = [];
+    for (let i = 0; i < 50; i++) leases.push(renewer.hold(`k${i}`, await claimed(ledger, `k${i}`)));
+    expect(clock.pending()).toBe(1);
+    await clock.advance(3_000);
+    // Ten ticks for fifty claims, not five hundred timers.
+    expect(clock.sleeps.length).toBeLessThanOrEqual(11);
+    for (const lease of leases) lease.release();
     await clock.advance(300);
-    expect(heartbeat.lost).toBe(true);
     expect(clock.pending()).toBe(0);
+    expect(renewer.held).toBe(0);
+    // The next claim starts it again.
+    const again = renewer.hold('k0', 'token');
+    expect(clock.pending()).toBe(1);
+    again.release();
   });
 
-  it('marks the lease lost and stops when the store fails', async () => {
+  it('marks only the lease that was taken over as lost, and stops renewing it', async () => {
     const clock = createFakeClock(0);
-    const ledger = new SqliteLedger({ path: ':memory:', clock, leaseMs: 900 });
-    const token = await claimed(ledger);
-    const heartbeat = startLeaseHeartbeat({ ledger, key: 'k', token, clock, intervalMs: 300 });
-    await ledger.close(); // renew now throws LedgerUnavailableError
+    const ledger = new MemoryLedger({ clock, leaseMs: 900 });
+    const renewer = createLeaseRenewer(ledger, clock);
+    const kept = renewer.hold('a', await claimed(ledger, 'a'));
+    const taken = renewer.hold('b', 'a token another worker replaced');
+    await claimed(ledger, 'b');
     await clock.advance(300);
-    expect(heartbeat.lost).toBe(true);
-    expect(clock.pending()).toBe(0);
+    expect(taken.lost).toBe(true);
+    expect(kept.lost).toBe(false);
+    expect(renewer.held).toBe(1);
+    kept.release();
+  });
+
+  it('marks a lease lost when the store fails to renew', async () => {
+    const clock = createFakeClock(0);
+    const inner = new MemoryLedger({ clock, leaseMs: 900 });
+    const failing: Ledger = Object.assign(withoutRenew(inner), {
+      leaseMs: 900,
+      renew: async () => {
+        throw new Error('store down');
+      },
+    });
+    const lease = createLeaseRenewer(failing, clock).hold('k', await claimed(inner));
+    await clock.advance(300);
+    expect(lease.lost).toBe(true);
   });
 
   it('does nothing for a ledger without renew', async () => {
     const clock = createFakeClock(0);
     const ledger = withoutRenew(new MemoryLedger({ clock }));
-    const token = await claimed(ledger);
-    const heartbeat = startLeaseHeartbeat({ ledger, key: 'k', token, clock });
+    const lease = createLeaseRenewer(ledger, clock).hold('k', await claimed(ledger));
     expect(clock.pending()).toBe(0);
-    expect(clock.sleeps).toEqual([]);
-    heartbeat.stop();
-    expect(heartbeat.lost).toBe(false);
+    expect(lease.lost).toBe(false);
   });
-});
 
-describe('leaseRenewalIntervalMs', () => {
+  it('is shared per ledger and clock', () => {
+    const clock = createFakeClock(0);
+    const ledger = new MemoryLedger({ clock });
+    expect(leaseRenewerFor(ledger, clock)).toBe(leaseRenewerFor(ledger, clock));
+    expect(leaseRenewerFor(ledger, createFakeClock(0))).not.toBe(leaseRenewerFor(ledger, clock));
+  });
+
   it('is a third of the ledger lease, or of the 30 s default when the store has none', () => {
-    expect(leaseRenewalIntervalMs(new MemoryLedger())).toBe(10_000);
     expect(leaseRenewalIntervalMs(new MemoryLedger({ leaseMs: 1_000 }))).toBe(333);
     expect(leaseRenewalIntervalMs(new MemoryLedger({ leaseMs: 2 }))).toBe(1);
     expect(leaseRenewalIntervalMs(withoutRenew(new MemoryLedger({ leaseMs: 900 })))).toBe(10_000);
@@ -150,8 +145,18 @@ describe('a write slower than its lease, on two workers sharing a ledger', () =>
     const results = await drive(
       clock,
       Promise.all([
-        first.runtime.execute({ toolName: 'send_invoice', toolCallId: 'a', input, execute }),
-        second.runtime.execute({ toolName: 'send_invoice', toolCallId: 'b', input, execute }),
+        first.runtime.execute({
+          toolName: 'send_invoice',
+          toolCallId: 'a',
+          input,
+          execute: () => execute(),
+        }),
+        second.runtime.execute({
+          toolName: 'send_invoice',
+          toolCallId: 'b',
+          input,
+          execute: () => execute(),
+        }),
       ]),
     );
     return { results, executions, delivered, ledger, clock };
@@ -164,7 +169,8 @@ describe('a write slower than its lease, on two workers sharing a ledger', () =>
     expect(results.map((r) => r.ok)).toEqual([true, true]);
     expect(results.filter((r) => r.ok && r.deduplicated)).toHaveLength(1);
     expect(results.find((r) => r.ok && r.deduplicated)).toMatchObject({ value: 'sent' });
-    // The heartbeat stopped with the write: no timer keeps ticking.
+    // The shared ticker stops after one tick with nothing left to renew.
+    await clock.advance(leaseMs);
     expect(clock.pending()).toBe(0);
   });
 

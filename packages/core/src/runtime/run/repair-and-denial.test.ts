@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createHarness, httpFailure } from './runtime.test-harness.js';
+import { createHarness, httpFailure } from '../../../test-support/runtime-harness.js';
 
 const invalid = () => {
   throw Object.assign(new Error('Unprocessable: field "due_date" is required'), { status: 422 });
@@ -154,9 +154,9 @@ describe('options', () => {
     expect(() =>
       createHarness({ policies: { refund: { sideEffects: 'yes' as unknown as boolean } } }),
     ).toThrow(/policies\.refund\.sideEffects/);
-    expect(() => createHarness({ policies: { refund: { idempotent: true } } })).toThrow(
-      /policies\.refund\.idempotent/,
-    );
+    expect(() =>
+      createHarness({ policies: { refund: { sideEffects: false, idempotent: true } } }),
+    ).toThrow(/policies\.refund\.idempotent/);
     expect(() => createHarness({ retry: { maxAttempts: 0 } })).toThrow(/retry\.maxAttempts/);
     expect(() => createHarness({ onDenial: 'maybe' as 'stop' })).toThrow(/onDenial/);
   });

@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryLedger } from '../ledger/memory-ledger.js';
-import { createFakeClock } from '../testing/fake-clock.js';
-import { callContext } from './call-context.js';
-import type { ToolPolicy } from './options.js';
-import { createHarness, drive, httpFailure, timeoutAfterWrite } from './runtime.test-harness.js';
+import {
+  createHarness,
+  drive,
+  httpFailure,
+  timeoutAfterWrite,
+} from '../../../test-support/runtime-harness.js';
+import { MemoryLedger } from '../../ledger/memory-ledger.js';
+import { createFakeClock } from '../../testing/fake-clock.js';
+import { callContext } from '../call-context.js';
+import type { ToolPolicy } from '../options/recovery-options.js';
 
 /** A payment provider that records every applied refund and may lose the response. */
 function createPayments(options: { dedupeOnKey?: boolean } = {}) {

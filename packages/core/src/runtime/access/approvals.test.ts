@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidOptionsError } from '../errors.js';
-import { createHarness, httpFailure } from './runtime.test-harness.js';
+import { createHarness, httpFailure } from '../../../test-support/runtime-harness.js';
+import { InvalidOptionsError } from '../../errors.js';
 
 const repo = (name: string) => `https://github.com/${name}`;
 const policies = {

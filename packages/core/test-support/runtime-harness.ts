@@ -1,8 +1,8 @@
-import { MemoryLedger } from '../ledger/memory-ledger.js';
-import { createFakeClock, type FakeClock } from '../testing/fake-clock.js';
-import type { RecoveryEvent } from './events.js';
-import type { RecoveryOptions } from './options.js';
-import { createRecoveryRuntime, type RecoveryRuntime } from './recovery-runtime.js';
+import { MemoryLedger } from '../src/ledger/memory-ledger.js';
+import { createRecoveryRuntime, type RecoveryRuntime } from '../src/runtime/create-runtime.js';
+import type { RecoveryOptions } from '../src/runtime/options/recovery-options.js';
+import type { RecoveryEvent } from '../src/runtime/run/events.js';
+import { createFakeClock, type FakeClock } from '../src/testing/fake-clock.js';
 
 /** Runs `promise` to completion, waking the fake clock's sleepers whenever it waits. */
 export async function drive<T>(clock: FakeClock, promise: Promise<T>): Promise<T> {
@@ -58,7 +58,7 @@ export function createHarness(
     ledger,
     events,
     run: (toolName, input, execute, toolCallId = `call_${++callCounter}`) =>
-      drive(clock, runtime.execute({ toolName, toolCallId, input, execute })),
+      drive(clock, runtime.execute({ toolName, toolCallId, input, execute: (i) => execute(i) })),
   };
 }
 

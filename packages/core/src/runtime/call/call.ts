@@ -1,0 +1,118 @@
+import type { Classifier } from '../../classify/index.js';
+import type { Clock, RandomSource } from '../../clock.js';
+import { boundKey, keyFromPayloadHash, payloadHash } from '../../keys/idempotency-key.js';
+import type { Ledger, StoredResult } from '../../ledger/ledger.js';
+import type { ResolvedBackoff } from '../../policy/backoff.js';
+import type { RetryBudget } from '../../policy/retry-budget.js';
+import type { Classification, RecoveryAction } from '../../types.js';
+import type { ResolvedTool } from '../options/tool-table.js';
+import type { Emitter } from '../run/emitter.js';
+import type { RunMemory } from '../run/run-memory.js';
+import type { CallSpan, Telemetry } from '../telemetry.js';
+import type { HeldLease, LeaseRenewer } from './lease-renewer.js';
+import type { ToolCallRequest } from './tool-call.js';
+
+/** What every call of a run shares. */
+export interface RunParts {
+  runId: string;
+  ledger: Ledger;
+  clock: Clock;
+  random: RandomSource;
+  classify: Classifier;
+  emitter: Emitter;
+  memory: RunMemory;
+  renewer: LeaseRenewer;
+  budget: RetryBudget | undefined;
+  backoff: ResolvedBackoff;
+  repairBudget: number;
+  onPoison: 'stop' | 'replan';
+  inFlightWaitMs: number;
+  telemetry: Telemetry | undefined;
+}
+
+/** The idempotency key of an operation: the policy's own, or run + tool + input hash. */
+export function keyFor(
+  runId: string,
+  tool: ResolvedTool,
+  input: unknown,
+  hash: () => string,
+): string {
+  const own = tool.policy.key;
+  return own
+    ? boundKey(String(own(input, { runId, toolName: tool.name })))
+    : keyFromPayloadHash(runId, tool.name, hash());
+}
+
+/**
+ * One tool call in progress: its facts (attempts, doubt, the claim it holds) and its
+ * identity, derived lazily: a read that never fails never hashes its input.
+ */
+export class Call {
+  readonly run: RunParts;
+  readonly tool: ResolvedTool;
+  readonly request: ToolCallRequest;
+  readonly startedAt: number;
+  attempts = 0;
+  /** The write may have landed: whoever leaves the call must keep the key in doubt. */
+  inDoubt = false;
+  /** The claim this call holds, if it is a write that acquired one. */
+  token: string | undefined;
+  lease: HeldLease | undefined;
+  /** The first failure, and the recovery that answered the last one: for the outcome. */
+  firstFailure: Classification | undefined;
+  recoveredBy: RecoveryAction | undefined;
+  span: CallSpan | undefined;
+  #hash: string | undefined;
+  #key: string | undefined;
+
+  constructor(run: RunParts, tool: ResolvedTool, request: ToolCallRequest) {
+    this.run = run;
+    this.tool = tool;
+    this.request = request;
+    this.startedAt = run.clock.now();
+  }
+
+  get payloadHash(): string {
+    this.#hash ??= payloadHash(this.request.input);
+    return this.#hash;
+  }
+
+  get key(): string {
+    this.#key ??= keyFor(this.run.runId, this.tool, this.request.input, () => this.payloadHash);
+    return this.#key;
+  }
+
+  /** The operation a poison record names: tool and canonical input. */
+  get operation(): string {
+    return `${this.tool.name}:${this.payloadHash}`;
+  }
+
+  /** The fields every event of this call carries. */
+  base() {
+    return {
+      runId: this.run.runId,
+      tool: this.tool.name,
+      toolCallId: this.request.toolCallId,
+      idempotencyKey: this.tool.claims ? this.key : '',
+      at: this.run.clock.now(),
+    };
+  }
+
+  /** Ends the claim once: `complete` with the stored result, `release`, or `uncertain`. */
+  async settle(how: 'complete' | 'release' | 'uncertain', result?: StoredResult): Promise<void> {
+    const token = this.token;
+    if (token === undefined) return;
+    this.token = undefined;
+    this.lease?.release();
+    const { ledger } = this.run;
+    try {
+      if (how === 'complete') await ledger.complete(this.key, token, result ?? {});
+      else if (how === 'release') await ledger.release(this.key, token);
+      else await ledger.markUncertain(this.key, token, `${this.tool.name}: outcome unknown`);
+    } catch {
+      // Lease lost (another worker owns the key) or store down: the record stays in
+      // flight, expires, and the next claimer sees `previous: 'expired'` and reconciles.
+      // Never a silent re-send.
+    }
+  }
+}

@@ -1,0 +1,102 @@
+import type { ClaimResult, StoredResult } from '../../ledger/ledger.js';
+import type { Classification } from '../../types.js';
+import type { Call } from './call.js';
+import type { CallEnding } from './call-ending.js';
+import { decideForCall } from './decide-for-call.js';
+import { failure } from './fail-call.js';
+import { parseStoredResult } from './serialise-result.js';
+
+const pollMs = 100;
+
+/**
+ * Claims the write's key before anything is sent: undefined when the claim is held (go
+ * on), else how the call ends without executing. A completed key answers with the stored
+ * result; an in-flight key is waited on (bounded); an unreachable store is retried like
+ * any transient fault and, if it stays down, the write is not executed (fail closed).
+ */
+export async function claimWrite(call: Call): Promise<CallEnding | undefined> {
+  const { run, request } = call;
+  const waitUntil = run.clock.now() + run.inFlightWaitMs;
+  for (let tries = 1; ; ) {
+    let claimed: ClaimResult;
+    try {
+      claimed = await run.ledger.claim({ key: call.key, payloadHash: call.payloadHash });
+    } catch (error) {
+      // Whatever the store threw, nothing was sent: a transient fault of the ledger.
+      const classification: Classification = {
+        failureClass: 'TRANSIENT',
+        code: 'LEDGER_UNAVAILABLE',
+        message: run.classify(error).message,
+      };
+      const decision = decideForCall(call, classification, { attempts: tries });
+      if (decision.action !== 'RETRY') return failure(call, classification, decision, { error });
+      tries++;
+      await run.clock.sleep(decision.delayMs ?? 0, request.signal);
+      continue;
+    }
+    switch (claimed.status) {
+      case 'acquired':
+        call.token = claimed.token;
+        call.lease = run.renewer.hold(call.key, claimed.token);
+        call.inDoubt = claimed.previous !== undefined;
+        return undefined;
+      case 'completed':
+        return duplicate(call, claimed.result);
+      case 'conflict':
+        return ownedElsewhere(
+          call,
+          'PERMANENT',
+          'IDEMPOTENCY_CONFLICT',
+          `key ${call.key} was used with a different payload`,
+        );
+      case 'in_flight': {
+        const remaining = waitUntil - run.clock.now();
+        if (remaining > 0) {
+          await run.clock.sleep(Math.min(pollMs, remaining), request.signal);
+          continue;
+        }
+        if (run.emitter.active) run.emitter.emit({ ...call.base(), type: 'call.in-flight' });
+        return ownedElsewhere(
+          call,
+          'UNKNOWN_OUTCOME',
+          'IN_FLIGHT',
+          `the same ${call.tool.name} operation is in flight elsewhere`,
+          'IN_FLIGHT',
+        );
+      }
+    }
+  }
+}
+
+/** The operation completed before: its stored result, never a second execution. */
+function duplicate(call: Call, result: StoredResult): CallEnding {
+  const { run } = call;
+  if (result.unstorable === undefined) {
+    try {
+      const value = parseStoredResult(result);
+      if (run.emitter.active) {
+        run.emitter.emit({ ...call.base(), type: 'call.deduplicated', source: 'ledger' });
+      }
+      return { ok: true, value, deduplicated: true, degraded: false, operation: call.key };
+    } catch {
+      // Unreadable text from the store: as good as not stored.
+    }
+  }
+  return ownedElsewhere(
+    call,
+    'UNKNOWN_OUTCOME',
+    'RESULT_NOT_STORED',
+    `the ${call.tool.name} operation completed, but its result was not stored (${result.unstorable ?? 'unreadable'})`,
+  );
+}
+
+function ownedElsewhere(
+  call: Call,
+  failureClass: Classification['failureClass'],
+  code: 'IDEMPOTENCY_CONFLICT' | 'IN_FLIGHT' | 'RESULT_NOT_STORED',
+  message: string,
+  status?: 'IN_FLIGHT',
+): CallEnding {
+  const classification: Classification = { failureClass, code, message };
+  return failure(call, classification, decideForCall(call, classification), { status });
+}

@@ -1,0 +1,136 @@
+import { failureFingerprint } from '../../policy/fingerprint.js';
+import { canRetryWithin, recordBudgetOutcome } from '../../policy/retry-budget.js';
+import type { Classification, Decision } from '../../types.js';
+import { resourcesOf } from '../access/access-control.js';
+import { denialId } from '../run/run-memory.js';
+import type { Call } from './call.js';
+import type { CallEnding } from './call-ending.js';
+import { decideForCall } from './decide-for-call.js';
+import { failure } from './fail-call.js';
+import { askReconcile, settleReconcile } from './resolve-doubt.js';
+import { useFallback } from './use-fallback.js';
+
+/**
+ * A failed attempt: classified, decided by the policy, acted on. Resolves to how the call
+ * ends, or undefined to attempt again (after the decided backoff).
+ */
+export async function handleFailure(
+  call: Call,
+  error: unknown,
+  known?: Classification | undefined,
+): Promise<CallEnding | undefined> {
+  const { run, tool } = call;
+  const classification = known ?? run.classify(error, { sideEffects: tool.effects !== 'read' });
+  if (tool.claims && classification.failureClass === 'UNKNOWN_OUTCOME') call.inDoubt = true;
+  call.firstFailure ??= classification;
+  if (run.emitter.active) {
+    run.emitter.emit({
+      ...call.base(),
+      type: 'failure.classified',
+      attempt: call.attempts,
+      classification,
+      error,
+    });
+  }
+  // Only failures a retry could fix spend the dependency's budget (a 422 or a 403 says
+  // nothing about its health); asked only then, as a shared budget costs a round trip.
+  const transient = classification.failureClass === 'TRANSIENT';
+  if (transient) await recordBudgetOutcome(run.budget, tool.dependency, 'failure');
+  const retryBudgetExhausted = transient && !(await canRetryWithin(run.budget, tool.dependency));
+  const fingerprint = failureFingerprint({
+    tool: tool.name,
+    input: call.payloadHash,
+    classification,
+  });
+  const repairAttempts = await run.memory.repairs(fingerprint);
+  let decision = decideForCall(call, classification, { repairAttempts, retryBudgetExhausted });
+  if (run.emitter.active) {
+    run.emitter.emit({
+      ...call.base(),
+      type: 'decision.made',
+      attempt: call.attempts,
+      decision,
+      fingerprint,
+      repairAttempts,
+    });
+  }
+  if (decision.action === 'RECONCILE') {
+    const answer = await askReconcile(call);
+    if ('invalid' in answer || answer.happened) return settleReconcile(call, answer);
+    await settleReconcile(call, answer); // did not happen: no longer in doubt
+    decision = decideForCall(call, classification, { repairAttempts, reconciled: 'not_happened' });
+  }
+  switch (decision.action) {
+    case 'RETRY':
+    case 'REPLAY':
+      return backOff(call, decision);
+    case 'FALLBACK':
+      return useFallback(call, classification, decision);
+    default:
+      return conclude(call, classification, decision, { error, fingerprint, repairAttempts });
+  }
+}
+
+/** Waits the decided delay before the next attempt; nothing more is sent once the lease is lost. */
+async function backOff(call: Call, decision: Decision): Promise<CallEnding | undefined> {
+  const { run } = call;
+  const delayMs = decision.delayMs ?? 0;
+  call.recoveredBy = decision.action;
+  if (run.emitter.active) {
+    run.emitter.emit({ ...call.base(), type: 'retry.scheduled', attempt: call.attempts, delayMs });
+  }
+  call.span?.retry(call.attempts, delayMs);
+  await run.clock.sleep(delayMs, call.request.signal);
+  if (!call.lease?.lost) return undefined;
+  const classification: Classification = {
+    failureClass: 'UNKNOWN_OUTCOME',
+    code: 'LEASE_LOST',
+    message: `another worker took over the ${call.tool.name} write`,
+  };
+  return failure(call, classification, decideForCall(call, classification), {
+    status: 'IN_FLIGHT',
+  });
+}
+
+/** A decision that ends the call: what it learnt is recorded for the run (repairs, poison, denial). */
+async function conclude(
+  call: Call,
+  classification: Classification,
+  decision: Decision,
+  details: { error: unknown; fingerprint: string; repairAttempts: number },
+): Promise<CallEnding> {
+  const { run, tool } = call;
+  const at = run.clock.now();
+  if (decision.code === 'POISON') {
+    // Quarantined before it runs again: this process, other workers, after a restart.
+    await run.memory.add('poison', call.operation, {
+      operation: call.operation,
+      tool: tool.name,
+      failureClass: classification.failureClass,
+      code: classification.code,
+      fingerprint: details.fingerprint,
+      at,
+    });
+  } else if (decision.code === 'AUTHORIZATION_DENIED') {
+    // Denied: remember what the call reaches (a tool without resources: everything it
+    // may touch), so that no other route reaches it, on any worker, after any restart.
+    for (const resource of resourcesOf(tool, call.request.input) ?? [`tool:${tool.name}`]) {
+      const denial = {
+        resource,
+        tool: tool.name,
+        reason: classification.code,
+        at,
+        ...(tool.policy.capability ? { capability: tool.policy.capability } : {}),
+      };
+      await run.memory.add('denial', denialId(denial), denial);
+      if (run.emitter.active)
+        run.emitter.emit({ type: 'denial.recorded', runId: run.runId, denial, at });
+    }
+  } else if (!decision.terminal) {
+    await run.memory.addRepair(details.fingerprint);
+  }
+  return failure(call, classification, decision, {
+    error: details.error,
+    repairAttempts: details.repairAttempts,
+  });
+}

@@ -1,0 +1,63 @@
+import { AttemptTimeoutError } from '../../errors.js';
+import { type CallContext, runInCallContext } from '../call-context.js';
+import type { Call } from './call.js';
+
+// Stops a deadline timer that is no longer needed; a reason, so abort() builds no DOMException.
+const settled = new Error('attempt settled');
+
+/**
+ * Runs one attempt of the tool inside `callContext()`. With a `timeoutMs`, the tool gets a
+ * signal that also aborts at the deadline, and the attempt is no longer awaited once the
+ * deadline passed (a tool that ignores its signal cannot hang the run): it rejects with an
+ * `AttemptTimeoutError` instead.
+ */
+export function runAttempt(call: Call): unknown {
+  const context = attemptContext(call);
+  const { request } = call;
+  const timeoutMs = call.tool.timeoutMs;
+  if (timeoutMs === undefined) {
+    const execute = () => runInCallContext(context, request.execute, request.input, request.signal);
+    return call.span ? call.span.run(execute) : execute();
+  }
+  return withDeadline(call, context, timeoutMs);
+}
+
+async function withDeadline(call: Call, context: CallContext, timeoutMs: number): Promise<unknown> {
+  const { request } = call;
+  const deadline = new AbortController();
+  const timer = new AbortController();
+  const signal = request.signal
+    ? AbortSignal.any([request.signal, deadline.signal])
+    : deadline.signal;
+  const expired = call.run.clock.sleep(timeoutMs, timer.signal).then(
+    () => {
+      const error = new AttemptTimeoutError(call.tool.name, timeoutMs);
+      deadline.abort(error);
+      throw error;
+    },
+    () => undefined as never, // stopped: the attempt settled first
+  );
+  const execute = () => runInCallContext(context, request.execute, request.input, signal);
+  const attempt = Promise.resolve().then(() => (call.span ? call.span.run(execute) : execute()));
+  // Whatever the abandoned attempt does later must not become an unhandled rejection.
+  attempt.catch(() => {});
+  try {
+    return await Promise.race([attempt, expired]);
+  } finally {
+    timer.abort(settled);
+  }
+}
+
+function attemptContext(call: Call): CallContext {
+  const attempt = call.attempts;
+  return {
+    runId: call.run.runId,
+    toolName: call.tool.name,
+    toolCallId: call.request.toolCallId,
+    attempt,
+    // Derived on first read: a read tool that never asks never hashes its input.
+    get idempotencyKey() {
+      return call.key;
+    },
+  };
+}

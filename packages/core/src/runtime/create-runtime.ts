@@ -1,0 +1,293 @@
+import type { Classifier } from '../classify/index.js';
+import type { Outcome } from '../contract/outcome.js';
+import { InvalidOptionsError } from '../errors.js';
+import type { AccessGrant, Ledger } from '../ledger/ledger.js';
+import { everything } from '../scope/canonical-resource.js';
+import { createScopeGuard } from '../scope/scope-guard.js';
+import { createAccessControl } from './access/access-control.js';
+import {
+  type ApprovalAnswer,
+  type ApprovalCall,
+  type ApprovalRequest,
+  createApprovalGate,
+} from './access/approvals.js';
+import type { BlockCheck } from './access/block-check.js';
+import { Call } from './call/call.js';
+import type { CallEnding } from './call/call-ending.js';
+import { executeCall } from './call/execute-call.js';
+import type { ToolCallFailure, ToolCallRequest, ToolCallResult } from './call/tool-call.js';
+import { guardCall } from './guard-call.js';
+import { callModelWithRecovery, type ModelCallResult } from './model/call-model.js';
+import { decideSdkFailure, type SdkFailure } from './model/sdk-failure.js';
+import { closestKey } from './options/closest-key.js';
+import type { RecoveryOptions, ToolPolicy } from './options/recovery-options.js';
+import { createToolTable } from './options/tool-table.js';
+import { validateRecoveryOptions } from './options/validate-options.js';
+import { buildOutcome } from './run/build-outcome.js';
+import { type CompensationReport, compensateWrites } from './run/compensate.js';
+import { createConcluder } from './run/conclude.js';
+import { RunState } from './run/run-state.js';
+import { createRunParts } from './run-parts.js';
+
+/** The SDK-independent engine both adapters drive. One per run. */
+export interface RecoveryRuntime {
+  readonly runId: string;
+  readonly ledger: Ledger;
+  /** Runs one tool call through scope, ledger, classification and policy. */
+  execute(request: ToolCallRequest): Promise<ToolCallResult>;
+  /** A failure the SDK reported without calling execute (invalid input, unknown tool). */
+  recordFailure(request: SdkFailure): Promise<ToolCallFailure>;
+  /** True once the run reached a terminal state: the loop should end. */
+  isStopped(): boolean;
+  /** Guidance for the model's next step after a failure (repair, re-observe), once. */
+  takeGuidance(): string | undefined;
+  /** Which of `toolNames` can no longer run because of a denial or a stop. */
+  unusableTools(toolNames: readonly string[]): string[];
+  /** The tool's policy as it applies: its own, its declared hints, then `defaultPolicy`. */
+  policyFor(toolName: string): ToolPolicy;
+  /** What a tool says of itself (MCP annotations), below the user's own policy. */
+  declareTool(toolName: string, hints: ToolPolicy): void;
+  /** The tools an adapter wrapped: policies naming no wrapped tool are reported (and returned). */
+  registerTools(toolNames: readonly string[]): { tool: string; suggestion?: string }[];
+  /** A request to the model through the same classifier, backoff and retry budget. */
+  callModel<T>(fn: () => Promise<T>, signal?: AbortSignal | undefined): Promise<ModelCallResult<T>>;
+  /** Classifies an error with the run's recognisers. */
+  readonly classify: Classifier;
+  outcome(): Outcome;
+  /** The checks `execute` makes before running a call, without running or recording it. */
+  checkBlocked(toolName: string, input: unknown): Promise<BlockCheck>;
+  /** An operator opens `resource` (and what lies below it) for this run, on every worker. */
+  grantAccess(grant: Omit<AccessGrant, 'at'>): Promise<void>;
+  /** A blocked call an operator may open: the request to show, or undefined. */
+  requestApproval(call: ApprovalCall): Promise<ApprovalRequest | undefined>;
+  /** The operator's answer to `requestApproval`: approved grants what was escalated for that call. */
+  resolveApproval(answer: ApprovalAnswer): Promise<{ granted: string[] }>;
+  /** Undoes the run's completed writes, newest first, each at most once (see `compensate`). */
+  compensate(): Promise<CompensationReport>;
+}
+
+// A runtime that is garbage collected stops watching its ledger for the run's facts.
+const watches = new FinalizationRegistry<() => void>((close) => close());
+
+export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime {
+  validateRecoveryOptions(options);
+  const { runId } = options;
+  const run = createRunParts(options);
+  const tools = createToolTable(options);
+  const state = new RunState();
+  const nextPossibleAction = options.nextPossibleAction ?? 'request authorized operator';
+  const onDenial = options.onDenial ?? 'stop';
+  const concluder = createConcluder({
+    runId,
+    state,
+    emitter: run.emitter,
+    now: () => run.clock.now(),
+    repairBudget: run.repairBudget,
+    onDenial,
+    nextPossibleAction,
+  });
+  const access = createAccessControl({
+    guard: createScopeGuard({ allow: options.scope?.allow, deny: options.scope?.deny }),
+    memory: run.memory,
+    terminal: () => state.terminal,
+    onDenial,
+  });
+  const undeclared = new Set<string>();
+  let compensating: Promise<CompensationReport> | undefined;
+
+  const compensate = () => {
+    compensating ??= compensateWrites(run, state.writes, tools.resolve).then((report) => {
+      state.dispatch({
+        type: 'compensated',
+        compensated: report.compensated,
+        failed: report.failed,
+        notCompensable: report.not_compensable,
+      });
+      return report;
+    });
+    return compensating;
+  };
+
+  const grant = async (entry: AccessGrant) => {
+    await run.memory.add('grant', entry.resource, entry);
+    if (run.emitter.active) {
+      run.emitter.emit({
+        type: 'access.granted',
+        runId,
+        resource: entry.resource,
+        grantedBy: entry.grantedBy,
+        at: entry.at,
+      });
+    }
+  };
+
+  const approvals = createApprovalGate({
+    memory: run.memory,
+    dispatch: (action) => state.dispatch(action),
+    now: () => run.clock.now(),
+    check: (toolName, input) => access.check(tools.resolve(toolName), input),
+    grant,
+    onBlocked: (call, resource, reason) => {
+      if (!run.emitter.active) return;
+      run.emitter.emit({
+        type: 'call.blocked',
+        runId,
+        tool: call.toolName,
+        toolCallId: call.toolCallId,
+        idempotencyKey: '',
+        resource,
+        reason,
+        input: call.input,
+        at: run.clock.now(),
+      });
+    },
+  });
+
+  const execute = async (request: ToolCallRequest): Promise<ToolCallResult> => {
+    const tool = tools.resolve(request.toolName);
+    if (tool.effects === 'undeclared' && !undeclared.has(tool.name)) {
+      undeclared.add(tool.name);
+      if (run.emitter.active)
+        run.emitter.emit({
+          type: 'policy.undeclared',
+          runId,
+          tool: tool.name,
+          at: run.clock.now(),
+        });
+    }
+    const call = new Call(run, tool, request);
+    call.span = run.telemetry?.start({
+      runId,
+      toolName: tool.name,
+      toolCallId: request.toolCallId,
+    });
+    let ending: CallEnding;
+    try {
+      ending = (await guardCall(call, access)) ?? (await executeCall(call));
+    } catch (error) {
+      call.span?.end(
+        {
+          ok: false,
+          classification: run.classify(error),
+          decision: {
+            action: 'ABORT',
+            code: 'RUN_STOPPED',
+            reason: 'aborted by the caller',
+            terminal: true,
+          },
+          inDoubt: call.inDoubt,
+        },
+        call.attempts,
+        undefined,
+      );
+      throw error; // the caller's own abort
+    }
+    const wasStopped = state.terminal !== undefined;
+    const recovery =
+      ending.ok && call.firstFailure && call.recoveredBy
+        ? {
+            tool: tool.name,
+            tool_call_id: request.toolCallId,
+            failure_class: call.firstFailure.failureClass,
+            code: call.firstFailure.code,
+            action: call.recoveredBy,
+            attempts: call.attempts,
+          }
+        : undefined;
+    if (ending.ok && tool.effects === 'write' && !ending.degraded) {
+      const compensable = tool.policy.compensate !== undefined;
+      state.dispatch({
+        type: 'write.completed',
+        write: {
+          tool: tool.name,
+          key: call.key,
+          ...(compensable ? { undo: { input: request.input, result: ending.value } } : {}),
+        },
+      });
+    }
+    const key = tool.claims ? call.key : '';
+    const result = concluder.conclude(
+      { toolName: tool.name, toolCallId: request.toolCallId, idempotencyKey: key, recovery },
+      ending,
+    );
+    call.span?.end(ending, call.attempts, tool.claims ? key : undefined);
+    if (options.autoCompensate && !wasStopped && state.terminal) await compensate();
+    return result;
+  };
+
+  const runtime: RecoveryRuntime = {
+    runId,
+    ledger: run.ledger,
+    classify: run.classify,
+    execute,
+    async recordFailure(request) {
+      const ending = state.terminal ? access.runStopped() : await decideSdkFailure(run, request);
+      const result = concluder.conclude(
+        { toolName: request.toolName, toolCallId: request.toolCallId, idempotencyKey: '' },
+        { ...ending, error: request.error },
+      );
+      return result as ToolCallFailure;
+    },
+    isStopped: () => state.terminal !== undefined,
+    takeGuidance() {
+      const guidance = state.guidance;
+      if (guidance !== undefined) state.dispatch({ type: 'guidance.taken' });
+      return guidance;
+    },
+    unusableTools(toolNames) {
+      if (run.memory.known().denials.length === 0 && !state.terminal) return [];
+      if (state.terminal || onDenial === 'stop') return [...toolNames];
+      return toolNames.filter((name) => !tools.resolve(name).policy.resource);
+    },
+    policyFor: (toolName) => tools.resolve(toolName).policy,
+    declareTool: (toolName, hints) => tools.declare(toolName, hints),
+    registerTools(toolNames) {
+      const unused = tools.named
+        .filter((name) => !toolNames.includes(name))
+        .map((tool) => {
+          const suggestion = closestKey(tool, toolNames);
+          return suggestion ? { tool, suggestion } : { tool };
+        });
+      for (const entry of unused) {
+        if (run.emitter.active)
+          run.emitter.emit({ type: 'policy.unused', runId, ...entry, at: run.clock.now() });
+      }
+      return unused;
+    },
+    async callModel(fn, signal) {
+      const result = await callModelWithRecovery(
+        { ...run, maxAttempts: options.retry?.maxAttempts ?? 3 },
+        fn,
+        signal,
+      );
+      if (!result.ok) {
+        const reason =
+          result.classification.code === 'QUOTA_EXCEEDED'
+            ? 'MODEL_QUOTA_EXCEEDED'
+            : 'MODEL_UNAVAILABLE';
+        concluder.modelFailed(result.classification, result.decision, reason);
+      }
+      return result;
+    },
+    outcome: () => buildOutcome(state.snapshot(), nextPossibleAction),
+    checkBlocked: (toolName, input) => access.check(tools.resolve(toolName), input),
+    async grantAccess(entry) {
+      const resource = typeof entry.resource === 'string' ? entry.resource.trim() : '';
+      if (resource === '' || resource === everything) {
+        throw new InvalidOptionsError(
+          'grant.resource',
+          'must name one resource; `*` cannot be granted',
+        );
+      }
+      if (typeof entry.grantedBy !== 'string' || entry.grantedBy.trim() === '') {
+        throw new InvalidOptionsError('grant.grantedBy', 'must name who granted access');
+      }
+      await grant({ ...entry, resource, at: run.clock.now() });
+    },
+    requestApproval: (call) => approvals.request(call),
+    resolveApproval: (answer) => approvals.resolve(answer),
+    compensate,
+  };
+  watches.register(runtime, () => run.memory.close());
+  return runtime;
+}

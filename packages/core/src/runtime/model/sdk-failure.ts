@@ -1,0 +1,74 @@
+import { payloadHash } from '../../keys/idempotency-key.js';
+import { decideRecovery } from '../../policy/decide-recovery.js';
+import { failureFingerprint } from '../../policy/fingerprint.js';
+import type { RunParts } from '../call/call.js';
+import type { CallFailureEnding } from '../call/call-ending.js';
+
+/** A failure the SDK reported without calling execute (invalid input, an unknown tool). */
+export interface SdkFailure {
+  toolName: string;
+  toolCallId: string;
+  input: unknown;
+  error: unknown;
+}
+
+/**
+ * Failures the SDK reports without ever calling the tool: counted per fingerprint like
+ * any failure, so the same bad call past the repair budget is poison.
+ */
+export async function decideSdkFailure(
+  run: RunParts,
+  request: SdkFailure,
+): Promise<CallFailureEnding> {
+  const classification = run.classify(request.error);
+  const fingerprint = failureFingerprint({
+    tool: request.toolName,
+    input: payloadHash(request.input),
+    classification,
+  });
+  const repairAttempts = await run.memory.repairs(fingerprint);
+  const decision = decideRecovery(
+    {
+      tool: request.toolName,
+      failureClass: classification.failureClass,
+      code: classification.code,
+      sideEffects: false,
+      attempts: 1,
+      repairAttempts,
+    },
+    { repairBudget: run.repairBudget, maxAttempts: 1, onPoison: run.onPoison },
+  );
+  if (run.emitter.active) {
+    const base = {
+      runId: run.runId,
+      tool: request.toolName,
+      toolCallId: request.toolCallId,
+      idempotencyKey: '',
+      at: run.clock.now(),
+    };
+    run.emitter.emit({
+      ...base,
+      type: 'failure.classified',
+      attempt: 1,
+      classification,
+      error: request.error,
+    });
+    run.emitter.emit({
+      ...base,
+      type: 'decision.made',
+      attempt: 1,
+      decision,
+      fingerprint,
+      repairAttempts,
+    });
+  }
+  if (!decision.terminal && decision.code !== 'POISON') await run.memory.addRepair(fingerprint);
+  return {
+    ok: false,
+    classification,
+    decision,
+    error: request.error,
+    repairAttempts,
+    inDoubt: false,
+  };
+}

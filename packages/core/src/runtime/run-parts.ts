@@ -1,0 +1,41 @@
+import { createClassifier } from '../classify/index.js';
+import { systemClock, systemRandom } from '../clock.js';
+import { MemoryLedger } from '../ledger/memory-ledger.js';
+import { validateBackoff } from '../policy/backoff.js';
+import { defaultRepairBudget } from '../policy/decide-recovery.js';
+import { createRetryBudget, type RetryBudget } from '../policy/retry-budget.js';
+import { resolveTelemetry } from '../trace/resolve-telemetry.js';
+import type { RunParts } from './call/call.js';
+import { leaseRenewerFor } from './call/lease-renewer.js';
+import type { RecoveryOptions, RetryOptions } from './options/recovery-options.js';
+import { createEmitter } from './run/emitter.js';
+import { createRunMemory } from './run/run-memory.js';
+
+/** The parts every call of the run shares, from validated options, defaults filled in. */
+export function createRunParts(options: RecoveryOptions): RunParts {
+  const ledger = options.ledger ?? new MemoryLedger();
+  const clock = options.clock ?? systemClock;
+  return {
+    runId: options.runId,
+    ledger,
+    clock,
+    random: options.random ?? systemRandom,
+    classify: createClassifier({ recognisers: [...(options.recognisers ?? [])], clock }),
+    emitter: createEmitter(options.onEvent),
+    memory: createRunMemory(options.runId, ledger),
+    renewer: leaseRenewerFor(ledger, clock),
+    budget: resolveBudget(options.retry?.budget),
+    backoff: validateBackoff(options.retry ?? {}),
+    repairBudget: options.repairBudget ?? defaultRepairBudget,
+    onPoison: options.onPoison ?? 'stop',
+    inFlightWaitMs: options.inFlightWaitMs ?? 5_000,
+    telemetry: resolveTelemetry(options.tracer),
+  };
+}
+
+function resolveBudget(option: RetryOptions['budget']): RetryBudget | undefined {
+  if (option === false) return undefined;
+  if (option && typeof (option as RetryBudget).canRetry === 'function')
+    return option as RetryBudget;
+  return createRetryBudget((option ?? {}) as Parameters<typeof createRetryBudget>[0]);
+}

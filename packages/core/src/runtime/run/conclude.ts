@@ -1,0 +1,179 @@
+import type { Recovery } from '../../contract/outcome.js';
+import { buildContract, type RecoveryContract } from '../../contract/recovery-contract.js';
+import type { Classification, Decision } from '../../types.js';
+import type { CallEnding, StopRequest } from '../call/call-ending.js';
+import type { ToolCallResult } from '../call/tool-call.js';
+import { buildOutcome } from './build-outcome.js';
+import type { Emitter } from './emitter.js';
+import type { RunState } from './run-state.js';
+
+export interface ConcludeParts {
+  runId: string;
+  state: RunState;
+  emitter: Emitter;
+  now: () => number;
+  repairBudget: number;
+  onDenial: 'stop' | 'continue';
+  nextPossibleAction: string;
+}
+
+export interface EndedCall {
+  toolName: string;
+  toolCallId: string;
+  /** For events: the operation's key, or `''` for a read. */
+  idempotencyKey: string;
+  recovery?: Recovery | undefined;
+}
+
+export interface Concluder {
+  /** Records how a call ended in the run and hands back what the adapter shows the model. */
+  conclude(call: EndedCall, ending: CallEnding): ToolCallResult;
+  /** Makes the run terminal (the first cause wins) and says so once. True if this stopped it. */
+  stop(request: StopRequest): boolean;
+  /** The model itself could not be reached: the run ends. */
+  modelFailed(
+    classification: Classification,
+    decision: Decision,
+    reason: 'MODEL_UNAVAILABLE' | 'MODEL_QUOTA_EXCEEDED',
+  ): void;
+}
+
+/**
+ * The one place where a call's ending becomes the run's state: the model's recovery
+ * contract is built, the run state changes through `dispatch`, the plan version moves on
+ * a REPLAN, the run stops on a terminal decision, and the events say so.
+ */
+export function createConcluder(parts: ConcludeParts): Concluder {
+  const { state, emitter, runId } = parts;
+
+  const stop = (request: StopRequest): boolean => {
+    if (state.terminal) return false;
+    state.dispatch({ type: 'stopped', terminal: request });
+    if (emitter.active) {
+      const outcome = buildOutcome(state.snapshot(), parts.nextPossibleAction);
+      emitter.emit({ type: 'run.stopped', runId, outcome, at: parts.now() });
+    }
+    return true;
+  };
+
+  const conclude = (call: EndedCall, ending: CallEnding): ToolCallResult => {
+    if (ending.ok) {
+      const recovery = call.recovery;
+      if (ending.degraded) {
+        state.dispatch({
+          type: 'degraded',
+          tool: call.toolName,
+          missing: ending.missingEvidence ?? call.toolName,
+          recovery,
+        });
+      } else {
+        state.dispatch({
+          type: 'succeeded',
+          tool: call.toolName,
+          operation: ending.operation,
+          recovery,
+        });
+      }
+      return {
+        ok: true,
+        value: ending.value,
+        deduplicated: ending.deduplicated,
+        degraded: ending.degraded,
+        ...(ending.missingEvidence === undefined
+          ? {}
+          : { missingEvidence: ending.missingEvidence }),
+      };
+    }
+    if (ending.stop) stop(ending.stop);
+    const { classification, decision } = ending;
+    const tool = call.toolName;
+    let plan: { from: number; to: number; observation: string } | undefined;
+    if (decision.action === 'REPLAN') {
+      const from = state.planVersion;
+      const observation = `${tool} ${classification.code}`;
+      state.dispatch({ type: 'replanned', tool, code: classification.code, observation });
+      plan = { from, to: state.planVersion, observation };
+      if (emitter.active) {
+        emitter.emit({
+          type: 'plan.replanned',
+          runId,
+          from,
+          to: plan.to,
+          tool,
+          code: classification.code,
+          observation,
+          at: parts.now(),
+        });
+      }
+    }
+    const denied = decision.code === 'AUTHORIZATION_DENIED';
+    const refusal = ending.refusal;
+    const contract: RecoveryContract = buildContract({
+      tool,
+      decision,
+      classification,
+      attempts: ending.attempts,
+      repairsRemaining: decision.terminal
+        ? undefined
+        : Math.max(0, parts.repairBudget - (ending.repairAttempts ?? 0) - 1),
+      idempotencyKey: ending.key,
+      resource: refusal && !refusal.resource.startsWith('(') ? refusal.resource : undefined,
+      nextPossibleAction: parts.nextPossibleAction,
+      status: ending.status ?? (denied ? 'BLOCKED' : undefined),
+      plan,
+    });
+    const base = { runId, tool, toolCallId: call.toolCallId, idempotencyKey: call.idempotencyKey };
+    if (refusal) {
+      if (refusal.block) {
+        state.dispatch({
+          type: 'blocked',
+          entry: { tool, resource: refusal.resource, reason: decision.code },
+          guidance: contract.guidance,
+        });
+      }
+      if (emitter.active) {
+        emitter.emit({
+          ...base,
+          type: 'call.blocked',
+          resource: refusal.resource,
+          reason: decision.code,
+          at: parts.now(),
+        });
+      }
+    } else {
+      state.dispatch({
+        type: 'failed',
+        tool,
+        classification,
+        decision,
+        guidance: contract.guidance,
+        inDoubt:
+          ending.inDoubt && decision.terminal && ending.key
+            ? { key: ending.key, code: decision.code }
+            : undefined,
+      });
+      if (denied) {
+        if (parts.onDenial === 'stop')
+          stop({ status: 'BLOCKED', reason: 'AUTHORIZATION_DENIED', tool });
+      } else if (decision.terminal) {
+        const blocked = classification.failureClass === 'AUTHORIZATION';
+        stop({ status: blocked ? 'BLOCKED' : 'FAILED', reason: decision.code, tool });
+      }
+    }
+    if (emitter.active) emitter.emit({ ...base, type: 'call.failed', contract, at: parts.now() });
+    return {
+      ok: false,
+      contract,
+      decision,
+      classification,
+      ...(ending.error === undefined ? {} : { error: ending.error }),
+    };
+  };
+
+  const modelFailed: Concluder['modelFailed'] = (classification, decision, reason) => {
+    state.dispatch({ type: 'failed', tool: 'model', classification, decision });
+    stop({ status: 'FAILED', reason, tool: 'model' });
+  };
+
+  return { conclude, stop, modelFailed };
+}
