@@ -147,70 +147,36 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
     const tool = tools.resolve(request.toolName);
     if (tool.effects === 'undeclared' && !undeclared.has(tool.name)) {
       undeclared.add(tool.name);
-      if (run.emitter.active)
+      if (run.emitter.active) {
         run.emitter.emit({
           type: 'policy.undeclared',
           runId,
           tool: tool.name,
           at: run.clock.now(),
         });
+      }
     }
     const call = new Call(run, tool, request);
-    call.span = run.telemetry?.start({
-      runId,
-      toolName: tool.name,
-      toolCallId: request.toolCallId,
-    });
+    if (run.telemetry)
+      call.span = run.telemetry.start({
+        runId,
+        toolName: tool.name,
+        toolCallId: request.toolCallId,
+      });
+    const guarded =
+      access.mayRefuse() || run.memory.known().poisonedTools.has(tool.name)
+        ? await guardCall(call, access)
+        : undefined;
+    const wasStopped = state.terminal !== undefined;
     let ending: CallEnding;
     try {
-      ending = (await guardCall(call, access)) ?? (await executeCall(call));
+      ending = guarded ?? (await executeCall(call));
     } catch (error) {
-      call.span?.end(
-        {
-          ok: false,
-          classification: run.classify(error),
-          decision: {
-            action: 'ABORT',
-            code: 'RUN_STOPPED',
-            reason: 'aborted by the caller',
-            terminal: true,
-          },
-          inDoubt: call.inDoubt,
-        },
-        call.attempts,
-        undefined,
-      );
+      call.span?.abort(error);
       throw error; // the caller's own abort
     }
-    const wasStopped = state.terminal !== undefined;
-    const recovery =
-      ending.ok && call.firstFailure && call.recoveredBy
-        ? {
-            tool: tool.name,
-            tool_call_id: request.toolCallId,
-            failure_class: call.firstFailure.failureClass,
-            code: call.firstFailure.code,
-            action: call.recoveredBy,
-            attempts: call.attempts,
-          }
-        : undefined;
-    if (ending.ok && tool.effects === 'write' && !ending.degraded) {
-      const compensable = tool.policy.compensate !== undefined;
-      state.dispatch({
-        type: 'write.completed',
-        write: {
-          tool: tool.name,
-          key: call.key,
-          ...(compensable ? { undo: { input: request.input, result: ending.value } } : {}),
-        },
-      });
-    }
-    const key = tool.claims ? call.key : '';
-    const result = concluder.conclude(
-      { toolName: tool.name, toolCallId: request.toolCallId, idempotencyKey: key, recovery },
-      ending,
-    );
-    call.span?.end(ending, call.attempts, tool.claims ? key : undefined);
+    const result = concluder.conclude(call, ending);
+    call.span?.end(ending, call.attempts, tool.claims ? call.key : undefined);
     if (options.autoCompensate && !wasStopped && state.terminal) await compensate();
     return result;
   };
@@ -222,11 +188,13 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
     execute,
     async recordFailure(request) {
       const ending = state.terminal ? access.runStopped() : await decideSdkFailure(run, request);
-      const result = concluder.conclude(
-        { toolName: request.toolName, toolCallId: request.toolCallId, idempotencyKey: '' },
-        { ...ending, error: request.error },
-      );
-      return result as ToolCallFailure;
+      const call = new Call(run, tools.resolve(request.toolName), {
+        toolName: request.toolName,
+        toolCallId: request.toolCallId,
+        input: request.input,
+        execute: () => undefined, // never runs: the SDK refused the call itself
+      });
+      return concluder.conclude(call, { ...ending, error: request.error }) as ToolCallFailure;
     },
     isStopped: () => state.terminal !== undefined,
     takeGuidance() {

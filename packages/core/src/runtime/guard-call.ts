@@ -16,7 +16,6 @@ export async function guardCall(
 ): Promise<CallEnding | undefined> {
   const { memory } = call.run;
   const name = call.tool.name;
-  if (!access.mayRefuse() && !memory.known().poisonedTools.has(name)) return undefined;
   const refused = await access.refuse(call.tool, call.request.input);
   if (refused) return refused;
   const facts = await memory.current();

@@ -6,6 +6,8 @@ export interface CallSpan {
   run<T>(fn: () => T): T;
   /** A retry was scheduled after `attempt`. */
   retry(attempt: number, delayMs: number): void;
+  /** The caller aborted the call. */
+  abort(error: unknown): void;
   /** The call ended: status, error type, recovery action, attempts. */
   end(ending: CallEnding, attempts: number, key: string | undefined): void;
 }

@@ -1,24 +1,12 @@
-import type { Recovery } from '../../contract/outcome.js';
 import type { Classification, Decision } from '../../types.js';
 import type { Terminal } from '../run/run-state.js';
+import type { ToolCallSuccess } from './tool-call.js';
 
 /** The run must stop because of this call (or of what it found out). */
 export type StopRequest = Terminal;
 
-/** How a call ended with a value: what `conclude` records and hands back. */
-export interface CallSuccessEnding {
-  ok: true;
-  value: unknown;
-  /** Answered from the ledger or a reconcile read: not executed again. */
-  deduplicated: boolean;
-  /** A declared fallback stood in. */
-  degraded: boolean;
-  missingEvidence?: string | undefined;
-  /** The call failed before it got its value: how recourse recovered it. */
-  recovery?: Recovery | undefined;
-  /** A write's idempotency key: its operation counts once in the outcome. */
-  operation?: string | undefined;
-}
+/** How a call ended with a value: exactly what the adapter gets back. */
+export type CallSuccessEnding = ToolCallSuccess;
 
 /** How a call ended without a value: the facts the contract and the run state need. */
 export interface CallFailureEnding {

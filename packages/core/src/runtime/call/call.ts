@@ -51,7 +51,8 @@ export class Call {
   readonly run: RunParts;
   readonly tool: ResolvedTool;
   readonly request: ToolCallRequest;
-  readonly startedAt: number;
+  /** When the first attempt failed: the time budget of the recovery counts from here. */
+  failedAt: number | undefined;
   attempts = 0;
   /** The write may have landed: whoever leaves the call must keep the key in doubt. */
   inDoubt = false;
@@ -69,7 +70,6 @@ export class Call {
     this.run = run;
     this.tool = tool;
     this.request = request;
-    this.startedAt = run.clock.now();
   }
 
   get payloadHash(): string {

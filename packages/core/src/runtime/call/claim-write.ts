@@ -77,7 +77,7 @@ function duplicate(call: Call, result: StoredResult): CallEnding {
       if (run.emitter.active) {
         run.emitter.emit({ ...call.base(), type: 'call.deduplicated', source: 'ledger' });
       }
-      return { ok: true, value, deduplicated: true, degraded: false, operation: call.key };
+      return { ok: true, value, deduplicated: true, degraded: false };
     } catch {
       // Unreadable text from the store: as good as not stored.
     }

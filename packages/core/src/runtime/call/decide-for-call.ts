@@ -28,7 +28,7 @@ export function decideForCall(
       retryAfterMs: classification.retryAfterMs,
       reconciled: facts.reconciled,
       retryBudgetExhausted: facts.retryBudgetExhausted,
-      elapsedMs: run.clock.now() - call.startedAt,
+      elapsedMs: call.failedAt === undefined ? 0 : run.clock.now() - call.failedAt,
     },
     {
       maxAttempts: tool.maxAttempts,

@@ -14,66 +14,73 @@ import { serialiseResult } from './serialise-result.js';
  * have landed ("in doubt") nothing is re-sent unless a reconcile proves it did not happen
  * or the downstream dedupes on the key.
  */
-export async function executeCall(call: Call): Promise<CallEnding> {
-  if (call.tool.claims) {
-    const claimed = await claimWrite(call);
-    if (claimed) return claimed;
-  }
+export function executeCall(call: Call): Promise<CallEnding> {
+  return call.tool.claims ? executeClaimed(call) : attempt(call);
+}
+
+async function executeClaimed(call: Call): Promise<CallEnding> {
+  const claimed = await claimWrite(call);
+  if (claimed) return claimed;
   try {
     if (call.inDoubt) {
       const resolved = await resolveClaimedDoubt(call);
       if (resolved) return resolved;
     }
-    for (;;) {
-      const ending = await attemptOnce(call);
-      if (ending) return ending;
-    }
+    return await attempt(call);
   } finally {
     // Leaving with the claim still held (a failure, an abort): keep the truth.
     if (call.token !== undefined) await call.settle(call.inDoubt ? 'uncertain' : 'release');
   }
 }
 
-/** One attempt: how the call ends, or undefined to attempt again. */
-async function attemptOnce(call: Call): Promise<CallEnding | undefined> {
+/** Attempts until the call ends: a value, or a decision that ends it. */
+async function attempt(call: Call): Promise<CallEnding> {
   const { run, request } = call;
-  call.attempts++;
-  if (run.emitter.active) {
-    run.emitter.emit({
-      ...call.base(),
-      type: 'call.started',
-      attempt: call.attempts,
-      input: request.input,
-    });
+  for (;;) {
+    call.attempts++;
+    if (run.emitter.active) {
+      run.emitter.emit({
+        ...call.base(),
+        type: 'call.started',
+        attempt: call.attempts,
+        input: request.input,
+      });
+    }
+    let ending: CallEnding | undefined;
+    try {
+      const value = await runAttempt(call);
+      const rejected = call.tool.policy.check ? checkResult(call, value) : undefined;
+      if (!rejected)
+        return call.token === undefined ? succeeded(call, value) : await settleSuccess(call, value);
+      ending = await handleFailure(call, rejected.error, rejected.classification);
+    } catch (error) {
+      if (isCallerAbort(error, request.signal)) throw error;
+      ending = await handleFailure(call, error);
+    }
+    if (ending) return ending;
   }
-  let value: unknown;
-  try {
-    value = await runAttempt(call);
-  } catch (error) {
-    if (isCallerAbort(error, request.signal)) throw error;
-    return handleFailure(call, error);
-  }
-  const rejected = checkResult(call, value);
-  if (rejected) return handleFailure(call, rejected.error, rejected.classification);
-  return succeed(call, value);
 }
 
-async function succeed(call: Call, value: unknown): Promise<CallEnding> {
-  const { run, tool } = call;
-  // A shared budget's answer is not worth waiting for on the success path.
-  void recordBudgetOutcome(run.budget, tool.dependency, 'success');
-  if (call.token !== undefined) {
-    if (tool.effects === 'write') {
-      const stored = serialiseResult(value);
-      await call.settle('complete', stored);
-      if (stored.unstorable !== undefined && run.emitter.active) {
-        run.emitter.emit({ ...call.base(), type: 'result.unstorable', reason: stored.unstorable });
-      }
-    } else {
-      // A tool that may write is claimed to keep a doubt, not to deduplicate its successes.
-      await call.settle('release');
+/** A write's success: its result stored once; a tool that may write just lets go of its claim. */
+async function settleSuccess(call: Call, value: unknown): Promise<CallEnding> {
+  const { run } = call;
+  if (call.tool.effects === 'write') {
+    const stored = serialiseResult(value);
+    await call.settle('complete', stored);
+    if (stored.unstorable !== undefined && run.emitter.active) {
+      run.emitter.emit({ ...call.base(), type: 'result.unstorable', reason: stored.unstorable });
     }
+  } else {
+    // Claimed to keep a doubt, not to deduplicate its successes.
+    await call.settle('release');
   }
+  return succeeded(call, value);
+}
+
+function succeeded(call: Call, value: unknown): CallEnding {
+  const { run } = call;
+  // A shared budget's answer is not worth waiting for on the success path.
+  void recordBudgetOutcome(run.budget, call.tool.dependency, 'success');
   if (run.emitter.active) {
     run.emitter.emit({
       ...call.base(),
@@ -82,13 +89,7 @@ async function succeed(call: Call, value: unknown): Promise<CallEnding> {
       degraded: false,
     });
   }
-  return {
-    ok: true,
-    value,
-    deduplicated: false,
-    degraded: false,
-    ...(tool.effects === 'write' ? { operation: call.key } : {}),
-  };
+  return { ok: true, value, deduplicated: false, degraded: false };
 }
 
 /** The policy's `check` of a returned value, as a failure to classify; a throwing check counts too. */

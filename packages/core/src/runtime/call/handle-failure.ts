@@ -23,6 +23,7 @@ export async function handleFailure(
   const classification = known ?? run.classify(error, { sideEffects: tool.effects !== 'read' });
   if (tool.claims && classification.failureClass === 'UNKNOWN_OUTCOME') call.inDoubt = true;
   call.firstFailure ??= classification;
+  call.failedAt ??= run.clock.now();
   if (run.emitter.active) {
     run.emitter.emit({
       ...call.base(),

@@ -75,7 +75,6 @@ export async function settleReconcile(
     value: answer.result,
     deduplicated: true,
     degraded: false,
-    operation: call.key,
   };
 }
 

@@ -48,16 +48,36 @@ async function withDeadline(call: Call, context: CallContext, timeoutMs: number)
   }
 }
 
+/**
+ * The context of one attempt. `idempotencyKey` is a getter on the prototype, derived on
+ * first read (a read tool that never asks never hashes its input); read it rather than
+ * spreading the context.
+ */
+class AttemptContext implements CallContext {
+  readonly runId: string;
+  readonly toolName: string;
+  readonly toolCallId: string;
+  readonly attempt: number;
+  readonly #call: Call;
+
+  constructor(call: Call) {
+    this.#call = call;
+    this.runId = call.run.runId;
+    this.toolName = call.tool.name;
+    this.toolCallId = call.request.toolCallId;
+    this.attempt = call.attempts;
+  }
+
+  get idempotencyKey(): string {
+    return this.#call.key;
+  }
+
+  toJSON() {
+    const { runId, toolName, toolCallId, attempt, idempotencyKey } = this;
+    return { runId, toolName, toolCallId, attempt, idempotencyKey };
+  }
+}
+
 function attemptContext(call: Call): CallContext {
-  const attempt = call.attempts;
-  return {
-    runId: call.run.runId,
-    toolName: call.tool.name,
-    toolCallId: call.request.toolCallId,
-    attempt,
-    // Derived on first read: a read tool that never asks never hashes its input.
-    get idempotencyKey() {
-      return call.key;
-    },
-  };
+  return new AttemptContext(call);
 }

@@ -12,6 +12,8 @@ export interface ResolvedTool {
   readonly maxAttempts: number;
   readonly timeoutMs: number | undefined;
   readonly dependency: string;
+  /** How a completed read of this tool counts in `completed_steps`: once per tool. */
+  readonly stepId: string;
 }
 
 /**
@@ -52,6 +54,7 @@ export function createToolTable(options: RecoveryOptions): ToolTable {
       maxAttempts: merged.maxAttempts ?? maxAttempts,
       timeoutMs: merged.timeoutMs ?? timeoutMs,
       dependency: merged.dependency ?? name,
+      stepId: `read:${name}`,
     };
   };
 

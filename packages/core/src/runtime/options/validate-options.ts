@@ -131,9 +131,9 @@ const coreShape: Shape = {
   onEvent: fn,
   recognisers: (value, field) => {
     if (!Array.isArray(value)) throw new InvalidOptionsError(field, 'must be an array');
-    value.forEach((item, index) =>
-      methods('a Recogniser', 'recognise')(item, `${field}[${index}]`),
-    );
+    for (const [index, item] of value.entries()) {
+      methods('a Recogniser', 'recognise')(item, `${field}[${index}]`);
+    }
   },
   inFlightWaitMs: count(0),
   tracer: methods('an OpenTelemetry Tracer', 'startSpan'),

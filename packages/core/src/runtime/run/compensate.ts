@@ -38,6 +38,7 @@ export async function compensateWrites(
       maxAttempts: own.maxAttempts,
       timeoutMs: own.timeoutMs,
       dependency: own.dependency,
+      stepId: `read:${write.tool}.compensate`,
     };
     const call = new Call(run, tool, {
       toolName: tool.name,

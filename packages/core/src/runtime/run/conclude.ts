@@ -1,6 +1,7 @@
 import type { Recovery } from '../../contract/outcome.js';
 import { buildContract, type RecoveryContract } from '../../contract/recovery-contract.js';
 import type { Classification, Decision } from '../../types.js';
+import type { Call } from '../call/call.js';
 import type { CallEnding, StopRequest } from '../call/call-ending.js';
 import type { ToolCallResult } from '../call/tool-call.js';
 import { buildOutcome } from './build-outcome.js';
@@ -17,17 +18,9 @@ export interface ConcludeParts {
   nextPossibleAction: string;
 }
 
-export interface EndedCall {
-  toolName: string;
-  toolCallId: string;
-  /** For events: the operation's key, or `''` for a read. */
-  idempotencyKey: string;
-  recovery?: Recovery | undefined;
-}
-
 export interface Concluder {
   /** Records how a call ended in the run and hands back what the adapter shows the model. */
-  conclude(call: EndedCall, ending: CallEnding): ToolCallResult;
+  conclude(call: Call, ending: CallEnding): ToolCallResult;
   /** Makes the run terminal (the first cause wins) and says so once. True if this stopped it. */
   stop(request: StopRequest): boolean;
   /** The model itself could not be reached: the run ends. */
@@ -56,37 +49,36 @@ export function createConcluder(parts: ConcludeParts): Concluder {
     return true;
   };
 
-  const conclude = (call: EndedCall, ending: CallEnding): ToolCallResult => {
+  const conclude = (call: Call, ending: CallEnding): ToolCallResult => {
+    const tool = call.tool.name;
     if (ending.ok) {
-      const recovery = call.recovery;
+      const recovery = recoveryOf(call);
       if (ending.degraded) {
         state.dispatch({
           type: 'degraded',
-          tool: call.toolName,
-          missing: ending.missingEvidence ?? call.toolName,
+          tool,
+          missing: ending.missingEvidence ?? tool,
           recovery,
         });
-      } else {
-        state.dispatch({
-          type: 'succeeded',
-          tool: call.toolName,
-          operation: ending.operation,
-          recovery,
-        });
+        return ending;
       }
-      return {
-        ok: true,
-        value: ending.value,
-        deduplicated: ending.deduplicated,
-        degraded: ending.degraded,
-        ...(ending.missingEvidence === undefined
-          ? {}
-          : { missingEvidence: ending.missingEvidence }),
-      };
+      const write = call.tool.effects === 'write';
+      state.dispatch({
+        type: 'succeeded',
+        tool,
+        operation: write ? call.key : call.tool.stepId,
+        recovery,
+      });
+      if (write && !ending.deduplicated) {
+        const undo = call.tool.policy.compensate
+          ? { input: call.request.input, result: ending.value }
+          : undefined;
+        state.dispatch({ type: 'write.completed', write: { tool, key: call.key, undo } });
+      }
+      return ending;
     }
     if (ending.stop) stop(ending.stop);
     const { classification, decision } = ending;
-    const tool = call.toolName;
     let plan: { from: number; to: number; observation: string } | undefined;
     if (decision.action === 'REPLAN') {
       const from = state.planVersion;
@@ -122,7 +114,12 @@ export function createConcluder(parts: ConcludeParts): Concluder {
       status: ending.status ?? (denied ? 'BLOCKED' : undefined),
       plan,
     });
-    const base = { runId, tool, toolCallId: call.toolCallId, idempotencyKey: call.idempotencyKey };
+    const base = {
+      runId,
+      tool,
+      toolCallId: call.request.toolCallId,
+      idempotencyKey: call.tool.claims ? call.key : '',
+    };
     if (refusal) {
       if (refusal.block) {
         state.dispatch({
@@ -176,4 +173,17 @@ export function createConcluder(parts: ConcludeParts): Concluder {
   };
 
   return { conclude, stop, modelFailed };
+}
+
+/** A call that failed and then got its value: how recourse recovered it, for the outcome. */
+function recoveryOf(call: Call): Recovery | undefined {
+  if (!call.firstFailure || !call.recoveredBy) return undefined;
+  return {
+    tool: call.tool.name,
+    tool_call_id: call.request.toolCallId,
+    failure_class: call.firstFailure.failureClass,
+    code: call.firstFailure.code,
+    action: call.recoveredBy,
+    attempts: call.attempts,
+  };
 }

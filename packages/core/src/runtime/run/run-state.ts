@@ -18,7 +18,8 @@ export type RunAction =
   | {
       type: 'succeeded';
       tool: string;
-      operation?: string | undefined;
+      /** What counts once in `completed_steps`: a write's key, a read tool's step id. */
+      operation: string;
       recovery?: Recovery | undefined;
     }
   | { type: 'degraded'; tool: string; missing: string; recovery?: Recovery | undefined }
@@ -101,7 +102,7 @@ export class RunState {
   dispatch(action: RunAction): void {
     switch (action.type) {
       case 'succeeded':
-        this.#complete(action.operation ?? `read:${action.tool}`, action.tool, action.tool);
+        this.#complete(action.operation, action.tool, action.tool);
         if (action.recovery) push(this.#recoveries, action.recovery);
         return;
       case 'degraded':
@@ -206,7 +207,7 @@ export class RunState {
         this.#completed.delete(this.#completed.keys().next().value as string);
       }
     }
-    this.#unresolved.delete(tool);
+    if (this.#unresolved.size > 0) this.#unresolved.delete(tool);
   }
 }
 
