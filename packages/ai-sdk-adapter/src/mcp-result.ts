@@ -1,12 +1,20 @@
-import type { ToolPolicy } from '@recourse/core';
+import { RecourseError, type ToolPolicy } from '@recourse/core';
+
+const mcpToolErrorMarker = Symbol.for('recourse.error.mcp-tool-error');
 
 /** An MCP server's answer to `tools/call` with `isError: true`, thrown so it is classified. */
-export class McpToolError extends Error {
+export class McpToolError extends RecourseError {
+  readonly [mcpToolErrorMarker] = true;
   readonly result: unknown;
+
   constructor(message: string, result: unknown) {
-    super(message);
+    super('MCP_TOOL_ERROR', message);
     this.name = 'McpToolError';
     this.result = result;
+  }
+
+  static override isInstance(value: unknown): value is McpToolError {
+    return typeof value === 'object' && value !== null && mcpToolErrorMarker in value;
   }
 }
 

@@ -1,6 +1,6 @@
 import { contractText, RecourseError, type RecoveryContract } from '@recourse/core';
 
-const marker = Symbol.for('recourse.tool-call-failed');
+const marker = Symbol.for('recourse.error.tool-call-failed');
 
 /**
  * What a wrapped tool throws when its call ends in failure. The AI SDK turns a thrown
