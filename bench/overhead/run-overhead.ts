@@ -1,3 +1,4 @@
+import { loadavg } from 'node:os';
 import { createRecoveryRuntime, decideRecovery, deriveIdempotencyKey } from '@recourse/core';
 import { APICallError } from 'ai';
 import {
@@ -39,6 +40,8 @@ export interface OverheadResult {
   rounds: number;
   /** What was measured: the built packages under plain `node`, never the TypeScript sources. */
   build: { node: string; command: string };
+  /** The machine's 1-minute load average before and after: other work on the cores inflates every figure. */
+  loadAverage: { before: number; after: number };
   calls: OverheadRow[];
   goals: OverheadGoal[];
   paths: OverheadRow[];
@@ -54,6 +57,7 @@ export interface OverheadOptions {
 /** Interleaved rounds (every case once per round), median per case; same process and run. */
 export async function runOverhead(options: OverheadOptions): Promise<OverheadResult> {
   const { iterations, rounds } = options;
+  const loadBefore = loadavg()[0] ?? 0;
   const samples = new Map<string, number[]>(overheadCases.map((c) => [c.name, []]));
   const time = async (c: (typeof overheadCases)[number], n: number) =>
     c.sync ? nsPerSyncCall(c.prepare(), n * 10) : nsPerAsyncCall(c.prepare(), n);
@@ -108,14 +112,17 @@ export async function runOverhead(options: OverheadOptions): Promise<OverheadRes
       denominatorNs: round2(sha256),
     },
   ];
-  return {
+  const result: OverheadResult = {
     iterations,
     rounds,
     build: { node: process.versions.node, command: options.command },
+    loadAverage: { before: round2(loadBefore), after: 0 },
     calls,
     goals,
     paths: measurePaths(iterations * 5, rounds),
   };
+  result.loadAverage.after = round2(loadavg()[0] ?? 0);
+  return result;
 }
 
 /** The decision path and key derivation, against a bare function call in the same loop. */

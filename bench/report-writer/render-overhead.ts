@@ -35,5 +35,5 @@ ${paths}`;
 }
 
 export function overheadIntro(overhead: OverheadResult): string {
-  return `Measured on the build: the packages compiled by \`tsc\` (their \`dist\`), the cases compiled by \`tsc\` too, run as \`${overhead.build.command}\` (Node ${overhead.build.node}, no \`recourse-source\` condition, no TypeScript loader). ${n(overhead.iterations)} sequential awaited calls per case and round, ${overhead.rounds} interleaved rounds, median. *Overhead* is a wrapped call minus the bare tool of the same kind; *retained* is the heap after 10,000 calls and a forced GC minus the heap before them, per call.`;
+  return `Measured on the build: the packages compiled by \`tsc\` (their \`dist\`), the cases compiled by \`tsc\` too, run as \`${overhead.build.command}\` (Node ${overhead.build.node}, no \`recourse-source\` condition, no TypeScript loader). ${n(overhead.iterations)} sequential awaited calls per case and round, ${overhead.rounds} interleaved rounds, median. Load average of the machine (shared with other work) before / after: ${overhead.loadAverage.before} / ${overhead.loadAverage.after} — other work inflates every figure; the ratios measured in the same rounds move less. *Overhead* is a wrapped call minus the bare tool of the same kind; *retained* is the heap after 10,000 calls and a forced GC minus the heap before them, per call.`;
 }
