@@ -2,10 +2,12 @@ import { existsSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { compareWithBaselines } from './chaos/chaos-metrics.js';
 import { defaultFaultMix } from './chaos/fault-schedule.js';
-import { runChaos } from './chaos/run-chaos.js';
+import { type ChaosRun, runChaos } from './chaos/run-chaos.js';
+import { defaultAgentTurns, defaultDeadlineMs, defaultModelTurnMs } from './chaos/run-job.js';
 import { allStrategies } from './chaos/strategies/all-strategies.js';
-import { runOverhead } from './overhead/run-overhead.js';
+import { runOverheadOnBuild } from './overhead/overhead-on-build.js';
 import type { BenchResults, ChaosSize } from './report-writer/report-data.js';
 import { sizeLabel } from './report-writer/report-data.js';
 import { updateReadmeHeadline, writeReport } from './report-writer/write-report.js';
@@ -30,22 +32,24 @@ const log = (line: string) => console.log(`[bench] ${line}`);
 const started = performance.now();
 const chaos: ChaosSize[] = [];
 for (const size of sizes) {
-  const metrics = [];
+  const runs: ChaosRun[] = [];
   for (const strategy of allStrategies) {
-    const result = await runChaos({ ...size, seed }, strategy, (done, total) => {
+    const run = await runChaos({ ...size, seed }, strategy, (done, total) => {
       if (total >= 1_000 && done < total)
         log(`${sizeLabel(size)} · ${strategy.name}: ${done}/${total} jobs`);
     });
+    const m = run.metrics;
     log(
-      `${sizeLabel(size)} · ${strategy.name}: ${result.duplicateWrites} duplicate, ${result.lostWrites} lost, ${result.wastedAttempts} wasted, amplification ${result.outage.amplification} (${result.realMs} ms real)`,
+      `${sizeLabel(size)} · ${strategy.name}: ${m.correctCompletions} correct, ${m.duplicateWrites} duplicate, ${m.lostWrites} lost, amplification ${m.outage.amplification} (${m.realMs} ms real)`,
     );
-    metrics.push(result);
+    runs.push(run);
   }
-  chaos.push({ ...size, metrics });
+  compareWithBaselines(runs);
+  chaos.push({ ...size, metrics: runs.map((run) => run.metrics) });
 }
-const overhead = await runOverhead({
+const overhead = runOverheadOnBuild({
   iterations: quick ? 2_000 : 20_000,
-  rounds: quick ? 2 : 5,
+  rounds: quick ? 2 : 7,
   log,
 });
 const cpu = cpus();
@@ -60,6 +64,11 @@ const results: BenchResults = {
   seed,
   quick,
   faultMix: defaultFaultMix,
+  agent: {
+    turns: defaultAgentTurns,
+    modelTurnMs: defaultModelTurnMs,
+    deadlineMs: defaultDeadlineMs,
+  },
   sqliteDirectory: process.env.RECOURSE_BENCH_TMP,
   chaos,
   overhead,

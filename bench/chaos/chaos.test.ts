@@ -1,10 +1,18 @@
+import type { RecoveryContract } from '@recourse/core';
 import { describe, expect, it } from 'vitest';
 import { Downstream } from './downstream.js';
-import { planFault } from './fault-schedule.js';
+import { httpError, timeoutError } from './downstream-errors.js';
+import { type FaultKind, type FaultMix, faultKinds, planFault } from './fault-schedule.js';
 import { jobSteps, type StepInput, type StepSpec } from './job-steps.js';
-import { runChaos } from './run-chaos.js';
+import { isProtectedJob, judgeJob } from './job-verdict.js';
+import { type ChaosRun, runChaos } from './run-chaos.js';
+import type { JobResult } from './run-job.js';
+import { aiSdkAloneStrategy } from './strategies/ai-sdk-alone.js';
+import { outcomeFromError } from './strategies/baseline-outcome.js';
+import { langchainToolRetryStrategy } from './strategies/langchain-tool-retry.js';
 import { naiveStrategy } from './strategies/naive.js';
-import { createRecourseStrategy } from './strategies/recourse.js';
+import { pRetryStrategy } from './strategies/p-retry.js';
+import { agentMove, createRecourseStrategy } from './strategies/recourse.js';
 import { createVirtualTime } from './virtual-time.js';
 
 const step = (name: string): StepSpec => jobSteps.find((s) => s.name === name)!;
@@ -35,19 +43,16 @@ describe('Downstream', () => {
         step: order,
         input: input(order.name),
         idempotencyKey: 'a',
-        callId: 1,
       });
       await downstream.request({
         step: order,
         input: input(order.name),
         idempotencyKey: 'a',
-        callId: 1,
       });
       await downstream.request({
         step: order,
         input: input(order.name),
         idempotencyKey: 'b',
-        callId: 2,
       });
     });
     expect(downstream.record(order, input(order.name)).applied).toBe(2);
@@ -62,13 +67,11 @@ describe('Downstream', () => {
         step: crm,
         input: input(crm.name),
         idempotencyKey: 'k',
-        callId: 1,
       });
       await downstream.request({
         step: crm,
         input: input(crm.name),
         idempotencyKey: 'k',
-        callId: 1,
       });
       return [
         await downstream.lookup(crm, input(crm.name), 'k'),
@@ -106,20 +109,147 @@ describe('fault schedule', () => {
 
 describe('runChaos', () => {
   const config = { jobs: 40, rate: 0.3, seed: 11 };
-  const withoutRealTime = ({ realMs: _, ...rest }: { realMs: number }) => rest;
+  const withoutRealTime = ({ metrics: { realMs: _, ...rest }, verdicts }: ChaosRun) => ({
+    rest,
+    verdicts,
+  });
 
-  it('is reproducible: the same seed gives the same figures', async () => {
-    const first = await runChaos(config, naiveStrategy);
-    const second = await runChaos(config, naiveStrategy);
-    expect(withoutRealTime(second)).toEqual(withoutRealTime(first));
+  it('is reproducible: the same seed gives the same figures and verdicts', async () => {
+    for (const strategy of [naiveStrategy, langchainToolRetryStrategy]) {
+      const first = await runChaos(config, strategy);
+      const second = await runChaos(config, strategy);
+      expect(withoutRealTime(second)).toEqual(withoutRealTime(first));
+    }
   });
 
   it('counts the naive baseline duplicates; recourse lands every write at most once', async () => {
-    const naive = await runChaos(config, naiveStrategy);
-    const recourse = await runChaos(config, createRecourseStrategy({ ledger: 'memory' }));
+    const naive = (await runChaos(config, naiveStrategy)).metrics;
+    const recourse = (await runChaos(config, createRecourseStrategy({ ledger: 'memory' }))).metrics;
     expect(naive.duplicateWrites).toBeGreaterThan(0);
     expect(recourse.duplicateWrites).toBe(0);
     expect(recourse.lostWrites).toBe(0);
     expect(recourse.wastedAttempts).toBe(0);
   });
+
+  it('does not count a completed job with a duplicated write as a correct completion', async () => {
+    const { metrics, verdicts } = await runChaos(config, naiveStrategy);
+    const completedWithDuplicate = verdicts.filter((v) => v.status === 'completed' && !v.correct);
+    expect(completedWithDuplicate.length).toBeGreaterThan(0);
+    expect(metrics.correctCompletions).toBe(metrics.jobs.completed - completedWithDuplicate.length);
+    const tallied = metrics.unfinished.reduce((sum, cause) => sum + cause.jobs, 0);
+    expect(tallied).toBe(metrics.jobs.total - metrics.correctCompletions);
+  });
+
+  it('times a job out at the deadline instead of counting a long wait as success', async () => {
+    // Every operation answers 403: p-retry's 10 retries over 17 minutes of backoff run
+    // into the deadline, the naive loop gives up at once and the job is blocked.
+    const forbidden = { jobs: 3, rate: 1, seed: 5, mix: only('forbidden') };
+    const slow = (await runChaos(forbidden, pRetryStrategy)).metrics;
+    const fast = (await runChaos(forbidden, naiveStrategy)).metrics;
+    expect(slow.jobs.timedOut).toBe(3);
+    expect(slow.correctCompletions).toBe(0);
+    expect(fast.jobs.blocked).toBe(3);
+  });
+
+  it('lets the agent re-issue what the text does not explain, and stop on a status it can read', async () => {
+    // One job, every operation 403. LangChain's failure text names only the error class,
+    // so the agent calls twice more (3 × 3 requests); the AI SDK shows "(403)": it stops.
+    const forbidden = { jobs: 1, rate: 1, seed: 5, mix: only('forbidden') };
+    const langchain = (await runChaos(forbidden, langchainToolRetryStrategy)).metrics;
+    const aiSdk = (await runChaos(forbidden, aiSdkAloneStrategy)).metrics;
+    expect(langchain.downstreamRequests).toBe(9);
+    expect(langchain.jobs.aborted).toBe(1);
+    expect(aiSdk.downstreamRequests).toBe(1);
+    expect(aiSdk.jobs.blocked).toBe(1);
+  });
 });
+
+describe('job verdicts', () => {
+  it('calls a job protected unless its unguarded write meets a timeout', () => {
+    const faults = { seed: 9, rate: 1 };
+    const confirmation = step('send_confirmation');
+    const planOf = (job: string) => planFault(faults, `${job}/${confirmation.name}`, confirmation);
+    const jobs = Array.from({ length: 200 }, (_, i) => `job-${i}`);
+    const timedOut = jobs.find((job) => planOf(job).kind.startsWith('timeout'))!;
+    const other = jobs.find((job) => !planOf(job).kind.startsWith('timeout'))!;
+    expect(isProtectedJob(timedOut, faults)).toBe(false);
+    expect(isProtectedJob(other, faults)).toBe(true);
+    expect(isProtectedJob('job-1', { seed: 9, rate: 0 })).toBe(true);
+  });
+
+  it('judges a completed job correct only when every write landed exactly once', async () => {
+    const time = createVirtualTime(() => 0.5);
+    const faults = { seed: 1, rate: 0 };
+    const downstream = new Downstream({
+      clock: time,
+      faults,
+      outage: { dependency: 'inventory', startMs: 1e9, endMs: 1e9 },
+    });
+    const writes = jobSteps.filter((s) => s.kind === 'write');
+    await time.run(async () => {
+      for (const write of writes) {
+        await downstream.request({ step: write, input: input(write.name), idempotencyKey: 'k' });
+      }
+    });
+    const result: JobResult = {
+      jobId: 'job-1',
+      status: 'completed',
+      beliefs: new Map(),
+      startedAt: 0,
+      endedAt: 0,
+    };
+    expect(judgeJob(result, downstream, faults).correct).toBe(true);
+    const crm = step('update_crm');
+    await time.run(() =>
+      downstream.request({ step: crm, input: input(crm.name), idempotencyKey: 'again' }),
+    );
+    expect(judgeJob(result, downstream, faults).correct).toBe(false);
+  });
+});
+
+describe('what the agent reads', () => {
+  it('reacts to recourse from the recovery contract alone', () => {
+    const contract = (fields: Partial<RecoveryContract>): RecoveryContract => ({
+      status: 'FAILED',
+      failure_class: 'TRANSIENT',
+      recommended_recovery: 'ABORT',
+      retry_same_action: false,
+      code: 'RETRY_BUDGET_SPENT',
+      tool: 'get_customer',
+      reason: 'r',
+      guidance: 'g',
+      ...fields,
+    });
+    expect(
+      agentMove(contract({ retry_same_action: true, recommended_recovery: 'RETRY' })).next,
+    ).toBe('reissue');
+    expect(
+      agentMove(contract({ recommended_recovery: 'REPAIR', failure_class: 'VALIDATION' })).next,
+    ).toBe('repair');
+    expect(agentMove(contract({ recommended_recovery: 'REOBSERVE' })).next).toBe('reobserve');
+    expect(agentMove(contract({ failure_class: 'AUTHORIZATION' })).next).toBe('blocked');
+    expect(agentMove(contract({})).next).toBe('abort');
+    expect(agentMove(contract({})).reason).toBe('ABORT RETRY_BUDGET_SPENT');
+  });
+
+  it('reads a baseline from the error text the AI SDK hands the model', () => {
+    expect(outcomeFromError(httpError('job-1/create_order', 422))).toMatchObject({
+      next: 'repair',
+    });
+    expect(outcomeFromError(httpError('job-1/create_order', 412))).toMatchObject({
+      next: 'reobserve',
+    });
+    expect(outcomeFromError(httpError('job-1/create_order', 403))).toMatchObject({
+      next: 'blocked',
+    });
+    expect(outcomeFromError(httpError('job-1/create_order', 503))).toMatchObject({
+      next: 'reissue',
+      reason: 'HTTP 503',
+    });
+    expect(outcomeFromError(timeoutError())).toMatchObject({ reason: 'TimeoutError' });
+  });
+});
+
+function only(kind: FaultKind): FaultMix {
+  return Object.fromEntries(faultKinds.map((k) => [k, k === kind ? 1 : 0])) as FaultMix;
+}

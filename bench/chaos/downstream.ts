@@ -19,12 +19,11 @@ export interface DownstreamOptions {
   timeoutMs?: number | undefined;
 }
 
-/** One request as the downstream sees it. `callId` names the job's logical call. */
+/** One request as the downstream sees it. */
 export interface DownstreamRequest {
   step: StepSpec;
   input: StepInput;
   idempotencyKey: string;
-  callId: number;
 }
 
 /** The downstream's truth about one operation. */
@@ -37,15 +36,21 @@ export interface OperationRecord {
   applied: number;
   /** Idempotency keys of landed requests: what dedupe and reconcile look up. */
   keys: Set<string>;
+  /** Requests of this operation that reached its dependency during the outage. */
+  outageRequests: number;
 }
 
 export interface DownstreamCounters {
   requests: number;
-  /** Re-sends of a failure that no retry can fix (422, 403, 412). */
+  /**
+   * Re-sends of a failure that no retry can fix (422, 403, 412) with the same input: by
+   * the retry layer or by the agent calling again unchanged (a repair or a re-read changes
+   * the input, so the next request is not wasted).
+   */
   wastedAttempts: number;
   outageRequests: number;
-  /** Logical calls that sent at least one request into the outage window. */
-  outageCalls: number;
+  /** Operations (job steps) that sent at least one request into the outage window. */
+  outageOperations: number;
   reconcileReads: number;
 }
 
@@ -62,12 +67,12 @@ export class Downstream {
     requests: 0,
     wastedAttempts: 0,
     outageRequests: 0,
-    outageCalls: 0,
+    outageOperations: 0,
     reconcileReads: 0,
   };
   readonly #options: DownstreamOptions;
-  readonly #lastFailure = new Map<number, number>();
-  readonly #outageCallIds = new Set<number>();
+  /** The last failure status per (operation, input): what a repeat of it would meet again. */
+  readonly #lastFailure = new Map<string, number>();
 
   constructor(options: DownstreamOptions) {
     this.#options = options;
@@ -84,6 +89,7 @@ export class Downstream {
         firstRequestAt: undefined,
         applied: 0,
         keys: new Set(),
+        outageRequests: 0,
       };
       this.records.set(operation, record);
     }
@@ -91,7 +97,7 @@ export class Downstream {
   }
 
   async request(request: DownstreamRequest): Promise<{ ok: true; operation: string }> {
-    const { step, input, idempotencyKey, callId } = request;
+    const { step, input, idempotencyKey } = request;
     const { clock, outage } = this.#options;
     const timeoutMs = this.#options.timeoutMs ?? 5_000;
     const operation = operationOf(input);
@@ -100,21 +106,19 @@ export class Downstream {
     const at = clock.now();
     record.firstRequestAt ??= at;
     this.counters.requests++;
-    const previous = this.#lastFailure.get(callId);
+    const attemptKey = `${operation}|${input.fixed}|${input.version}`;
+    const previous = this.#lastFailure.get(attemptKey);
     if (previous !== undefined && unretryable.has(previous)) this.counters.wastedAttempts++;
     const latency = 20 + Math.round(drawFor(operation, n, 'latency') * 60);
     const fail = async (status: number, headers?: Record<string, string>) => {
       await clock.sleep(latency);
-      this.#lastFailure.set(callId, status);
+      this.#lastFailure.set(attemptKey, status);
       throw httpError(operation, status, headers);
     };
 
     if (step.dependency === outage.dependency && at >= outage.startMs && at < outage.endMs) {
       this.counters.outageRequests++;
-      if (!this.#outageCallIds.has(callId)) {
-        this.#outageCallIds.add(callId);
-        this.counters.outageCalls++;
-      }
+      if (record.outageRequests++ === 0) this.counters.outageOperations++;
       return fail(503);
     }
     const { plan } = record;
@@ -122,7 +126,7 @@ export class Downstream {
       case 'timeout-before-write':
         if (n <= plan.requests) {
           await clock.sleep(timeoutMs);
-          this.#lastFailure.set(callId, 0);
+          this.#lastFailure.set(attemptKey, 0);
           throw timeoutError();
         }
         break;
@@ -131,7 +135,7 @@ export class Downstream {
           await clock.sleep(latency);
           this.#apply(step, record, idempotencyKey);
           await clock.sleep(timeoutMs - latency); // the response is lost on the way back
-          this.#lastFailure.set(callId, 0);
+          this.#lastFailure.set(attemptKey, 0);
           throw timeoutError();
         }
         break;
@@ -152,7 +156,7 @@ export class Downstream {
     }
     await clock.sleep(latency);
     this.#apply(step, record, idempotencyKey);
-    this.#lastFailure.delete(callId);
+    this.#lastFailure.delete(attemptKey);
     return { ok: true, operation };
   }
 

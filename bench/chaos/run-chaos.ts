@@ -1,6 +1,7 @@
 import { type StrategyMetrics, summarise } from './chaos-metrics.js';
 import { Downstream } from './downstream.js';
 import type { FaultMix } from './fault-schedule.js';
+import { type JobVerdict, judgeJob } from './job-verdict.js';
 import { createPrng, drawFor, hashSeed } from './prng.js';
 import { type JobResult, runJob } from './run-job.js';
 import type { Strategy } from './strategies/strategy.js';
@@ -16,6 +17,14 @@ export interface ChaosConfig {
   arrivalGapMs?: number | undefined;
   /** The outage of the `inventory` dependency, starting at 40 % of the arrival span. Default 3 s. */
   outageMs?: number | undefined;
+  /** Every strategy's per-job deadline, virtual ms from arrival. Default 120 s. */
+  deadlineMs?: number | undefined;
+}
+
+export interface ChaosRun {
+  metrics: StrategyMetrics;
+  /** One per job, in job order: the measurement's view, for comparing strategies job by job. */
+  verdicts: JobVerdict[];
 }
 
 /** Runs every job of `config` under one strategy, on virtual time, and measures it. */
@@ -23,13 +32,14 @@ export async function runChaos(
   config: ChaosConfig,
   strategy: Strategy,
   onProgress?: (done: number, total: number) => void,
-): Promise<StrategyMetrics> {
+): Promise<ChaosRun> {
   const gap = config.arrivalGapMs ?? 200;
   const time = createVirtualTime(createPrng(hashSeed(config.seed, 'math-random')));
   const outageStart = Math.round(config.jobs * gap * 0.4);
+  const faults = { seed: config.seed, rate: config.rate, mix: config.mix };
   const downstream = new Downstream({
     clock: time,
-    faults: { seed: config.seed, rate: config.rate, mix: config.mix },
+    faults,
     outage: {
       dependency: 'inventory',
       startMs: outageStart,
@@ -55,6 +65,7 @@ export async function runChaos(
               downstream,
               clock: time,
               nextCallId: () => ++callIds,
+              deadlineMs: config.deadlineMs,
             });
             finished++;
             if (finished % step === 0 || finished === config.jobs)
@@ -68,5 +79,7 @@ export async function runChaos(
       await run.close?.();
     }
   });
-  return summarise(strategy, results, downstream, performance.now() - realStart);
+  const realMs = performance.now() - realStart;
+  const verdicts = results.map((result) => judgeJob(result, downstream, faults));
+  return { metrics: summarise(strategy, results, verdicts, downstream, realMs), verdicts };
 }

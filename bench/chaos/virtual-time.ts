@@ -16,6 +16,8 @@ interface Timer {
 export interface VirtualTime extends Clock {
   /** Runs `main` with the global timers (and `Math.random`, seeded) virtualised. */
   run<T>(main: () => Promise<T>): Promise<T>;
+  /** Calls `fire` after `ms` of virtual time; the returned function cancels it. */
+  after(ms: number, fire: () => void): () => void;
   /** Timers fired so far. */
   fired(): number;
 }
@@ -36,6 +38,12 @@ export function createVirtualTime(random: () => number): VirtualTime {
   return {
     now: () => now,
     fired: () => fired,
+    after(ms, fire) {
+      const timer = schedule(ms, fire);
+      return () => {
+        timer.cancelled = true;
+      };
+    },
     sleep(ms, signal) {
       return new Promise<void>((resolve, reject) => {
         if (signal?.aborted) return reject(signal.reason);

@@ -4,7 +4,7 @@ import { runInNewContext } from 'node:vm';
 
 /** Nanoseconds per call of an async function, over `iterations` sequential awaited calls. */
 export async function nsPerAsyncCall(
-  call: (i: number) => Promise<unknown>,
+  call: (i: number) => unknown,
   iterations: number,
 ): Promise<number> {
   const start = process.hrtime.bigint();
@@ -26,8 +26,10 @@ export function readSink(): unknown {
   return sink;
 }
 
-setFlagsFromString('--expose-gc');
-const collect = runInNewContext('gc') as () => void;
+// `node --expose-gc` gives `globalThis.gc`; otherwise switch the flag on and fetch it.
+const exposed = (globalThis as { gc?: () => void }).gc;
+if (!exposed) setFlagsFromString('--expose-gc');
+const collect: () => void = exposed ?? (runInNewContext('gc') as () => void);
 
 let collections = 0;
 const observer = new PerformanceObserver((list) => {
@@ -53,7 +55,10 @@ export async function bytesPerCall(
     await turn(); // the forced collection's own entry arrives asynchronously
     const seen = collections;
     const before = process.memoryUsage().heapUsed;
-    for (let i = 0; i < batch; i++) await call(t * batch + i);
+    for (let i = 0; i < batch; i++) {
+      const result = call(t * batch + i);
+      if (result instanceof Promise) await result;
+    }
     const after = process.memoryUsage().heapUsed;
     await turn();
     if (collections === seen) samples.push((after - before) / batch);
@@ -61,6 +66,40 @@ export async function bytesPerCall(
   if (samples.length === 0) return undefined;
   samples.sort((a, b) => a - b);
   return Math.round(samples[Math.floor(samples.length / 2)]!);
+}
+
+/**
+ * Bytes per call still reachable after a full collection: the heap after `calls` calls
+ * on one caller (kept alive, so what it holds counts) minus the heap before them, both
+ * right after a forced GC. A warm-up first, so lazily built state and compiled code are
+ * not charged to the calls. Median of `tries`; a negative figure is noise around zero.
+ */
+export async function retainedBytesPerCall(
+  prepare: () => (i: number) => unknown,
+  calls = 10_000,
+  tries = 3,
+): Promise<number> {
+  const samples: number[] = [];
+  for (let t = 0; t < tries; t++) {
+    const call = prepare();
+    for (let i = 0; i < 500; i++) {
+      const result = call(-1 - i);
+      if (result instanceof Promise) await result;
+    }
+    collect();
+    collect();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < calls; i++) {
+      const result = call(i);
+      if (result instanceof Promise) await result;
+    }
+    collect();
+    collect();
+    const after = process.memoryUsage().heapUsed;
+    sink = call; // the caller (and its ledger) stays reachable through the measurement
+    samples.push((after - before) / calls);
+  }
+  return Math.round(median(samples));
 }
 
 export function median(values: readonly number[]): number {

@@ -1,5 +1,6 @@
+import { hash } from 'node:crypto';
 import { createRecovery } from '@recourse/ai-sdk';
-import { currentCallContext, MemoryLedger } from '@recourse/core';
+import { canonicalJson, currentCallContext, MemoryLedger } from '@recourse/core';
 import { tool } from 'ai';
 import { ExponentialBackoff, handleAll, retry } from 'cockatiel';
 import pRetry from 'p-retry';
@@ -13,8 +14,20 @@ type Execute = (
 export interface OverheadCase {
   name: string;
   /** Builds a fresh caller (a fresh ledger for the recourse writes), outside the timed loop. */
-  prepare: () => (i: number) => Promise<unknown>;
+  prepare: () => (i: number) => unknown;
+  /** A synchronous call (timed without an `await`, which would add a promise per call). */
+  sync?: boolean | undefined;
 }
+
+export const caseNames = {
+  bareRead: 'bare read tool',
+  cockatiel: 'cockatiel retry (read)',
+  pRetry: 'p-retry (read)',
+  recourseRead: 'recourse read tool',
+  bareWrite: 'bare write tool',
+  recourseWrite: 'recourse write tool (memory ledger)',
+  sha256: 'sha256 of the key material',
+} as const;
 
 const options = { toolCallId: 'call-1', messages: [] as [], context: undefined };
 
@@ -41,6 +54,12 @@ const readInput = { orderId: 'o-42' };
 // Each write is a new logical operation (a new key), so every call claims and completes.
 const writeInput = (i: number) => ({ paymentId: `p-${i}`, amount: 1999 });
 
+// What a write's key is derived from (run, tool, canonical input), as one flat string:
+// a concatenation is a rope that the hash would flatten on every call.
+const keyMaterial = Buffer.from(
+  `bench-run\u0000refund_payment\u0000${canonicalJson(writeInput(42))}`,
+).toString();
+
 function wrapped() {
   const recovery = createRecovery({
     runId: 'bench-run',
@@ -56,28 +75,33 @@ function wrapped() {
 
 /** Success-path calls: a bare tool, the same tool under cockatiel, p-retry and recourse. */
 export const overheadCases: readonly OverheadCase[] = [
-  { name: 'bare read tool', prepare: () => () => bareRead(readInput, options) },
+  { name: caseNames.bareRead, prepare: () => () => bareRead(readInput, options) },
   {
-    name: 'cockatiel retry (read)',
+    name: caseNames.cockatiel,
     prepare: () => {
       const policy = retry(handleAll, { maxAttempts: 3, backoff: new ExponentialBackoff() });
       return () => policy.execute(() => bareRead(readInput, options));
     },
   },
-  { name: 'p-retry (read)', prepare: () => () => pRetry(() => bareRead(readInput, options)) },
+  { name: caseNames.pRetry, prepare: () => () => pRetry(() => bareRead(readInput, options)) },
   {
-    name: 'recourse read tool',
+    name: caseNames.recourseRead,
     prepare: () => {
       const { read } = wrapped();
       return () => read(readInput, options);
     },
   },
-  { name: 'bare write tool', prepare: () => (i) => bareWrite(writeInput(i), options) },
+  { name: caseNames.bareWrite, prepare: () => (i) => bareWrite(writeInput(i), options) },
   {
-    name: 'recourse write tool (memory ledger)',
+    name: caseNames.recourseWrite,
     prepare: () => {
       const { write } = wrapped();
       return (i) => write(writeInput(i), options);
     },
+  },
+  {
+    name: caseNames.sha256,
+    sync: true,
+    prepare: () => () => hash('sha256', keyMaterial, 'hex'),
   },
 ];

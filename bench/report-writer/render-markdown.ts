@@ -1,100 +1,82 @@
-import type { StrategyMetrics } from '../chaos/chaos-metrics.js';
-import { type BenchResults, type ChaosSize, sizeLabel } from './report-data.js';
+import { causePivot, causesSection } from './render-causes.js';
+import { chaosTable, everySize, headlineClaims } from './render-chaos.js';
+import { overheadIntro, overheadTables } from './render-overhead.js';
+import { type BenchResults, defaultRecourse, largestSize, sizeLabel } from './report-data.js';
 
-const n = (value: number) => value.toLocaleString('en-US');
-
-function chaosTable(size: ChaosSize): string {
-  const header =
-    '| strategy | duplicate writes | lost writes | in doubt (landed) | wasted attempts | outage amplification | completed / aborted / blocked | requests per job | job time p50 / p99 (virtual ms) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|';
-  const row = (m: StrategyMetrics) =>
-    `| ${m.strategy} | ${n(m.duplicateWrites)} | ${n(m.lostWrites)} | ${n(m.inDoubt.writes)} (${n(m.inDoubt.landed)}) | ${n(m.wastedAttempts)} | ${m.outage.amplification.toFixed(2)} (${n(m.outage.requests)} / ${n(m.outage.calls)}) | ${n(m.jobs.completed)} / ${n(m.jobs.aborted)} / ${n(m.jobs.blocked)} | ${m.requestsPerJob} | ${n(Math.round(m.jobWallMs.p50))} / ${n(Math.round(m.jobWallMs.p99))} |`;
-  return [header, ...size.metrics.map(row)].join('\n');
-}
-
-function recourseClaims(results: BenchResults): string {
-  const recourse = results.chaos.flatMap((size) =>
-    size.metrics.filter((m) => m.strategy.startsWith('recourse')).map((m) => ({ size, m })),
-  );
-  const clean = recourse.every(({ m }) => m.duplicateWrites === 0 && m.lostWrites === 0);
-  const naive = results.chaos.map(
-    (size) =>
-      `${sizeLabel(size)}: ${n(size.metrics.find((m) => m.strategy === 'naive')?.duplicateWrites ?? 0)}`,
-  );
-  return [
-    `- recourse, every ledger and every size: **${clean ? '0 duplicate and 0 lost writes' : 'DUPLICATE OR LOST WRITES FOUND — see the tables'}**.`,
-    `- The seed's naive \`catch → retry\` baseline's duplicate writes: ${naive.join('; ')}.`,
-  ].join('\n');
-}
-
-function overheadTables(results: BenchResults): string {
-  const { overhead } = results;
-  const calls = overhead.calls
-    .map(
-      (c) =>
-        `| ${c.name} | ${n(c.nsPerCall)} | ${c.ratio.toFixed(2)}× ${c.ratioTo} | ${c.bytesPerCall === undefined ? 'n/a' : n(c.bytesPerCall)} |`,
-    )
-    .join('\n');
-  const paths = overhead.paths
-    .map((p) => `| ${p.name} | ${n(p.nsPerCall)} | ${n(p.ratio)}× |`)
-    .join('\n');
-  return `| call | ns per call | ratio | bytes allocated per call |\n|---|---:|---:|---:|\n${calls}\n\n| path | ns per call | ratio to a bare function call |\n|---|---:|---:|\n${paths}`;
-}
+const columns = `*Correct completions*: jobs completed within the deadline with every write landed exactly once (a baseline's job with a duplicated write is not correct). *Protected jobs*: jobs in which every write whose outcome a fault left unknown is idempotent or reconcilable — recourse has every fact it needs there; *missed*: protected jobs some baseline finished correctly and this strategy did not. *Outage amplification*: downstream requests into the outage window per operation (job step) that sent any. *In doubt*: writes recourse handed to an operator (reconcile by hand), in brackets how many had landed.`;
 
 /**
- * The headline for the project README: the largest run's table, the claims, the charts
- * and the overhead, with links relative to the repository root.
+ * The headline for the project README: the claims, the largest run's table, the charts,
+ * why recourse stopped, and the overhead, with links relative to the repository root.
  */
 export function renderReadmeHeadline(results: BenchResults): string {
-  const largest = results.chaos.reduce((a, b) => (b.jobs > a.jobs ? b : a));
-  return `Headline, ${sizeLabel(largest)} (generated ${results.generatedAt.slice(0, 10)} by \`./run.sh bench\`; every size in [bench/report/](bench/report/README.md)):
+  const largest = largestSize(results);
+  const recourse = defaultRecourse(largest);
+  return `Headline, ${sizeLabel(largest)} (generated ${results.generatedAt.slice(0, 10)} by \`./run.sh bench\`; every size and the method in [bench/report/](bench/report/README.md)):
 
-${recourseClaims(results)}
+${headlineClaims(results.chaos, largest)}
 
 ${chaosTable(largest)}
 
-Wasted attempts are retries of failures a retry cannot fix (validation, authorization,
-stale state, permanent); outage amplification is downstream requests per job request
-during a dependency outage; "in doubt" are writes recourse refused to re-send blind
-(reconcile by hand), and how many of those had in fact landed.
+${columns}
 
-Per call on the success path, against a bare call in the same run:
+![correct completions](bench/report/correct-completions.svg) ![duplicate writes](bench/report/duplicate-writes.svg) ![outage amplification](bench/report/outage-amplification.svg)
 
-${overheadTables(results)}
+${recourse ? `Why ${recourse.strategy} did not finish a job (fault × the contract's recommended recovery and code):\n\n${causePivot(recourse)}\n\n` : ''}Per call on the success path, on the build:
 
-![duplicate writes](bench/report/duplicate-writes.svg) ![wasted attempts](bench/report/wasted-attempts.svg) ![outage amplification](bench/report/outage-amplification.svg)`;
+${overheadTables(results.overhead)}`;
 }
 
-/** The report's README: headline, per-size tables, overhead, and how it was measured. */
+/** The report's README: headline, causes, per-size tables, overhead, and how it was measured. */
 export function renderMarkdown(results: BenchResults, method: string): string {
-  const largest = results.chaos.reduce((a, b) => (b.jobs > a.jobs ? b : a));
+  const largest = largestSize(results);
   const env = results.environment;
   return `# recourse benchmarks
 
-Generated by \`pnpm bench\`${results.quick ? ' (`--quick`)' : ''} on ${results.generatedAt}: Node ${env.node}, ${env.platform}, ${env.cpus} × ${env.cpuModel}. Seed ${results.seed}; the same seeded fault schedule for every strategy. Raw figures: [results.json](results.json).
+Generated by \`pnpm bench\`${results.quick ? ' (`--quick`)' : ''} on ${results.generatedAt}: Node ${env.node}, ${env.platform}, ${env.cpus} × ${env.cpuModel}. Seed ${results.seed}; the same seeded fault schedule, agent and ${results.agent.deadlineMs / 1_000} s per-job deadline for every strategy. Raw figures: [results.json](results.json).
 
 ## Headline (${sizeLabel(largest)})
 
-${recourseClaims(results)}
+${headlineClaims(results.chaos, largest)}
 
 ${chaosTable(largest)}
 
+${columns}
+
+![correct completions](correct-completions.svg)
 ![duplicate writes](duplicate-writes.svg)
-![wasted attempts](wasted-attempts.svg)
 ![outage amplification](outage-amplification.svg)
+![wasted attempts](wasted-attempts.svg)
+
+## Why recourse did not finish a job (${sizeLabel(largest)})
+
+${causesSection(largest, true)}
 
 ## Chaos benchmark, every size
 
-${results.chaos.map((size) => `### ${sizeLabel(size)}\n\n${chaosTable(size)}\n\nReal time per strategy run (ms): ${size.metrics.map((m) => `${m.strategy} ${n(m.realMs)}`).join(', ')}.`).join('\n\n')}
+${everySize(results.chaos, (size) =>
+  size === largest
+    ? `Why recourse did not finish a job at this size: [above](#why-recourse-did-not-finish-a-job-${sizeAnchor(largest)}).`
+    : causesSection(size, true),
+)}
 
-## Overhead on the success path
+## Overhead on the success path, on the build
 
-${n(results.overhead.iterations)} sequential awaited calls per case and round, ${results.overhead.rounds} interleaved rounds, median; same process and run.
+${overheadIntro(results.overhead)}
 
-${overheadTables(results)}
+${overheadTables(results.overhead)}
 
 ![overhead per call](overhead.svg)
 ![decision path](decision-path.svg)
 
 ${method}
 `;
+}
+
+/** GitHub's anchor for the "Why recourse did not finish a job (…)" heading of a size. */
+function sizeAnchor(size: Parameters<typeof sizeLabel>[0]): string {
+  return sizeLabel(size)
+    .toLowerCase()
+    .replace(/[^a-z0-9 -]/g, '')
+    .replace(/ /g, '-');
 }

@@ -1,4 +1,6 @@
+import { aiSdkAloneStrategy } from './ai-sdk-alone.js';
 import { cockatielStrategy } from './cockatiel.js';
+import { langchainToolRetryStrategy } from './langchain-tool-retry.js';
 import { naiveStrategy } from './naive.js';
 import { pRetryStrategy } from './p-retry.js';
 import { createRecourseStrategy } from './recourse.js';
@@ -8,6 +10,8 @@ import type { Strategy } from './strategy.js';
 /** Every strategy the chaos benchmark compares, baselines first. */
 export const allStrategies: readonly Strategy[] = [
   naiveStrategy,
+  aiSdkAloneStrategy,
+  langchainToolRetryStrategy,
   pRetryStrategy,
   cockatielStrategy,
   retryTwiceStrategy,

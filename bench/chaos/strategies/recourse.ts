@@ -7,6 +7,7 @@ import {
   createRetryBudget,
   type Ledger,
   MemoryLedger,
+  type RecoveryContract,
   type ToolPolicy,
 } from '@recourse/core';
 import { SqliteLedger } from '@recourse/core/sqlite';
@@ -50,6 +51,7 @@ export function createRecourseStrategy(options: RecourseStrategyOptions): Strate
   const withBudget = options.retryBudget !== false;
   return {
     name: `recourse (${ledgerKind}${withBudget ? '' : ', no retry budget'})`,
+    kind: 'recourse',
     description: `recourse runtime, defaults (3 attempts, 200 ms × 4ⁿ full jitter${withBudget ? ', shared per-dependency retry budget' : ', retry budget off'}), ${ledgerKind === 'memory' ? 'MemoryLedger' : 'SqliteLedger file'}`,
     start({ time, downstream, seed }) {
       let directory: string | undefined;
@@ -76,18 +78,20 @@ export function createRecourseStrategy(options: RecourseStrategyOptions): Strate
             random,
           });
           return {
-            async call({ step, input, callId, send }): Promise<StepOutcome> {
+            async call({ step, input, callId, send, signal }): Promise<StepOutcome> {
               const result = await runtime.execute({
                 toolName: step.name,
                 toolCallId: `call-${callId}`,
                 input,
+                signal,
                 execute: () => send(callContext().idempotencyKey),
               });
               if (result.ok) return { ok: true };
+              // What the run's outcome lists for an operator: the write may have landed.
               const inDoubt = (runtime.outcome().needs_reconciliation ?? []).some(
                 (entry) => entry.tool === step.name,
               );
-              return { ok: false, next: nextMove(result), inDoubt };
+              return { ok: false, ...agentMove(result.contract), inDoubt };
             },
           };
         },
@@ -100,12 +104,17 @@ export function createRecourseStrategy(options: RecourseStrategyOptions): Strate
   };
 }
 
-function nextMove(result: {
-  decision: { action: string };
-  classification: { failureClass: string };
-}): NextMove {
-  if (result.decision.action === 'REPAIR') return 'repair';
-  if (result.decision.action === 'REOBSERVE') return 'reobserve';
-  if (result.classification.failureClass === 'AUTHORIZATION') return 'blocked';
-  return 'abort';
+/**
+ * The agent's reaction reads only the recovery contract the model receives: the same
+ * call again when `retry_same_action` says so, repair on REPAIR (`invalid_field` names
+ * what to fix; the simulated repair fixes it either way), re-read on REOBSERVE, stop as
+ * blocked on AUTHORIZATION; anything else (ABORT, RECONCILE, REPLAN) ends the job.
+ */
+export function agentMove(contract: RecoveryContract): { next: NextMove; reason: string } {
+  const reason = `${contract.recommended_recovery} ${contract.code}`;
+  if (contract.retry_same_action) return { next: 'reissue', reason };
+  if (contract.recommended_recovery === 'REPAIR') return { next: 'repair', reason };
+  if (contract.recommended_recovery === 'REOBSERVE') return { next: 'reobserve', reason };
+  if (contract.failure_class === 'AUTHORIZATION') return { next: 'blocked', reason };
+  return { next: 'abort', reason };
 }

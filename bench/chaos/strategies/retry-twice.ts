@@ -12,13 +12,14 @@ const initialDelayMs = 500;
  */
 export const retryTwiceStrategy: Strategy = {
   name: 'retry-twice',
+  kind: 'baseline',
   description: 'retry every error twice (3 attempts), 500 ms then 1 s, new key per attempt',
   start: ({ time }) => ({
     createJob: () => ({
-      async call({ input, send }) {
+      async call({ input, send, signal }) {
         let lastError: unknown;
         for (let attempt = 0; attempt <= retries; attempt++) {
-          if (attempt > 0) await time.sleep(initialDelayMs * 2 ** (attempt - 1));
+          if (attempt > 0) await time.sleep(initialDelayMs * 2 ** (attempt - 1), signal);
           try {
             await send(freshKey(operationOf(input)));
             return { ok: true };

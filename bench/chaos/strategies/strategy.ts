@@ -6,14 +6,22 @@ import type { VirtualTime } from '../virtual-time.js';
 export interface StepCall {
   step: StepSpec;
   input: StepInput;
-  /** Names the logical call, so the downstream can tell retries from new calls. */
+  /** Names the logical call (one model tool call): a re-issue by the agent is a new call. */
   callId: number;
   /** Sends one request downstream with this idempotency key. */
   send: (idempotencyKey: string) => Promise<unknown>;
+  /**
+   * Aborts at the job's deadline. Strategies stop retrying when it fires (libraries that
+   * take a signal get it); a request already sent is awaited, it cannot be called back.
+   */
+  signal: AbortSignal;
 }
 
-/** What the job (the simulated agent) does next after a failed call. */
-export type NextMove = 'repair' | 'reobserve' | 'blocked' | 'abort';
+/**
+ * What the simulated agent does next after a failed call: call again unchanged, repair
+ * the arguments, re-read the state and call again, stop as blocked, or give up.
+ */
+export type NextMove = 'reissue' | 'repair' | 'reobserve' | 'blocked' | 'abort';
 
 export type StepOutcome =
   | { ok: true }
@@ -22,6 +30,12 @@ export type StepOutcome =
       next: NextMove;
       /** The strategy says it cannot tell whether the write landed (sent to reconciliation). */
       inDoubt: boolean;
+      /**
+       * Why, as the model was told it: for recourse the contract's recommended recovery and
+       * code (`ABORT RETRY_BUDGET_SPENT`), for a baseline what the error text shows
+       * (`HTTP 503`, `TimeoutError`). The report's breakdown of unfinished jobs uses it.
+       */
+      reason: string;
     };
 
 export interface JobRunner {
@@ -38,6 +52,8 @@ export interface StrategyEnvironment {
 export interface Strategy {
   name: string;
   description: string;
+  /** A baseline (what people use today) or recourse: the report compares the two. */
+  kind: 'baseline' | 'recourse';
   /** Set up shared state (a ledger, a retry budget) for one benchmark run. */
   start(environment: StrategyEnvironment): Promise<StrategyRun> | StrategyRun;
 }
