@@ -1,4 +1,5 @@
 import { styleText } from 'node:util';
+import { consoleTraceLegend } from '@recourse/core';
 import { runExtractExample } from './ai-sdk/extract.js';
 import { runGithubExample } from './ai-sdk/github.js';
 import { runMergeExample } from './ai-sdk/merge.js';
@@ -24,7 +25,8 @@ const examples = wanted.length
 const mode = process.env.OPENAI_API_KEY
   ? 'the real OpenAI API (OPENAI_API_KEY is set)'
   : 'a scripted provider over HTTP (offline; set OPENAI_API_KEY for the real API)';
-console.log(styleText('dim', `recourse demo — models: ${mode}\n`, { stream: process.stdout }));
+console.log(styleText('dim', `recourse demo — models: ${mode}`, { stream: process.stdout }));
+console.log(styleText('dim', `${consoleTraceLegend}\n`, { stream: process.stdout }));
 for (const [title, run] of examples) {
   console.log(styleText(['bold', 'underline'], title, { stream: process.stdout }));
   await run();

@@ -107,6 +107,13 @@ export {
   sshResource,
   urlResource,
 } from './scope/index.js';
+// Seeing what recourse did
+export {
+  type ConsoleTrace,
+  type ConsoleTraceOptions,
+  consoleTraceLegend,
+  createConsoleTrace,
+} from './trace/console-trace.js';
 // Vocabulary
 export {
   type Classification,

@@ -176,7 +176,14 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
       throw error; // the caller's own abort
     }
     const result = concluder.conclude(call, ending);
-    call.span?.end(ending, call.attempts, tool.claims ? call.key : undefined);
+    call.span?.end(ending, {
+      attempts: call.attempts,
+      key: tool.claims ? call.key : undefined,
+      recovered:
+        call.firstFailure && call.recoveredBy
+          ? { failureClass: call.firstFailure.failureClass, action: call.recoveredBy }
+          : undefined,
+    });
     if (options.autoCompensate && !wasStopped && state.terminal) await compensate();
     return result;
   };

@@ -1,3 +1,4 @@
+import type { FailureClass, RecoveryAction } from '../types.js';
 import type { CallEnding } from './call/call-ending.js';
 
 /** What a call tells its tracing span. Implemented over OpenTelemetry in `trace/`. */
@@ -9,7 +10,15 @@ export interface CallSpan {
   /** The caller aborted the call. */
   abort(error: unknown): void;
   /** The call ended: status, error type, recovery action, attempts. */
-  end(ending: CallEnding, attempts: number, key: string | undefined): void;
+  end(ending: CallEnding, facts: CallSpanFacts): void;
+}
+
+export interface CallSpanFacts {
+  attempts: number;
+  /** A write's idempotency key. */
+  key?: string | undefined;
+  /** A call that failed and then got its value: its first failure's class and the recovery. */
+  recovered?: { failureClass: FailureClass; action: RecoveryAction } | undefined;
 }
 
 /** Starts a span per wrapped call, or undefined when nothing records spans. */
