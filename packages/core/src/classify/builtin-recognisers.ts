@@ -11,7 +11,7 @@ import { recogniseStripeError } from './families/stripe-error.js';
 import { recogniseTimeoutPhase } from './families/timeout-phase.js';
 import { classifyHttpStatus } from './http-status-rule.js';
 import { classifyMessages } from './message-rule.js';
-import { classifyMessageEvidence } from './message-status-rule.js';
+import { classifyMessageErrno, classifyMessageStatus } from './message-status-rule.js';
 import { classifyNames } from './name-rule.js';
 import { recogniseUnsent } from './not-sent-rule.js';
 import { classifySqlState } from './sql-state-rule.js';
@@ -92,6 +92,7 @@ export const builtinRecognisers: readonly BuiltinRecogniser[] = [
     recognise: ({ facts }) => first(facts.codes, (code) => classifyCode(code, facts.syscalls)),
   },
   { name: 'builtin:name', recognise: ({ facts }) => classifyNames(facts.names) },
+  { name: 'builtin:message-errno', recognise: ({ facts }) => classifyMessageErrno(facts) },
   { name: 'builtin:message', recognise: ({ facts }) => classifyMessages(facts.messages) },
-  { name: 'builtin:message-status', recognise: ({ facts }) => classifyMessageEvidence(facts) },
+  { name: 'builtin:message-status', recognise: ({ facts }) => classifyMessageStatus(facts) },
 ];

@@ -31,16 +31,21 @@ function errnoFromText(message: string): Verdict | undefined {
 }
 
 /**
- * Errors reduced to their text (`new Error(String(error))`, a tool's own message): an
- * errno in the text, then a status in it. Consulted only when no structured status was
- * found, and after every structured rule.
+ * An errno or undici code in the text of an error reduced to its text
+ * (`new Error(String(error))`). More specific than the wording rules, so it runs first.
  */
-export function classifyMessageEvidence(facts: FailureFacts): Verdict | undefined {
+export function classifyMessageErrno(facts: FailureFacts): Verdict | undefined {
   if (facts.statuses.length > 0) return undefined;
   for (const message of facts.messages) {
     const result = errnoFromText(message);
     if (result) return result;
   }
+  return undefined;
+}
+
+/** A status in the text, when no structured status was found: the last resort. */
+export function classifyMessageStatus(facts: FailureFacts): Verdict | undefined {
+  if (facts.statuses.length > 0) return undefined;
   for (const message of facts.messages) {
     const status = statusFromText(message);
     const result = status === undefined ? undefined : classifyHttpStatus(status);
