@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import { type Classification, type FailureClass, failureClasses } from '../types.js';
-import { builtinRecognisers } from './builtin-recognisers.js';
-import { readFailureEvidence } from './failure-evidence.js';
+import { type BuiltinRecogniser, builtinRecognisers } from './builtin-recognisers.js';
+import { type FailureEvidence, readFailureEvidence } from './failure-evidence.js';
 import type { FailureFacts } from './failure-facts.js';
 import type { ClassifyHints, RecognisedFailure, Recogniser } from './recogniser.js';
 import { toSafeMessage } from './redact.js';
@@ -42,6 +42,14 @@ function askUser(recogniser: Recogniser, facts: FailureFacts, error: unknown) {
     return isFailureClass(failureClass) ? (answer as RecognisedFailure) : undefined;
   } catch {
     return undefined; // a broken user rule must not break classification
+  }
+}
+
+function askBuiltin(recogniser: BuiltinRecogniser, evidence: FailureEvidence) {
+  try {
+    return recogniser.recognise(evidence);
+  } catch {
+    return undefined; // a hostile value that defeats one rule leaves the others to answer
   }
 }
 
@@ -88,7 +96,7 @@ export function createClassifier(options: ClassifierOptions = {}): Classifier {
     }
 
     for (const recogniser of builtinRecognisers) {
-      const verdict = recogniser.recognise(evidence);
+      const verdict = askBuiltin(recogniser, evidence);
       if (!verdict) continue;
       const failureClass =
         verdict.ambiguous && hints?.sideEffects ? 'UNKNOWN_OUTCOME' : verdict.failureClass;
