@@ -3,8 +3,13 @@ import { defineConfig } from 'vitest/config';
 
 // Workspace packages resolve to their TypeScript sources through the `recourse-source` export
 // condition (a project-specific name: some dependencies ship a generic `source` condition
-// pointing at files they do not publish), so tests run without a build step.
-const conditions = ['recourse-source', ...defaultServerConditions];
+// pointing at files they do not publish), so tests run without a build step. Without the
+// bundlers' `module` condition, dependencies resolve to the files Node itself loads: the
+// AWS SDK's `module` builds have extensionless imports that Node cannot run.
+const conditions = [
+  'recourse-source',
+  ...defaultServerConditions.filter((condition) => condition !== 'module'),
+];
 
 export default defineConfig({
   resolve: { conditions },

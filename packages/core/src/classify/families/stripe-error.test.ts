@@ -52,7 +52,11 @@ describe('Stripe errors (shape)', () => {
     const reset = stripeError('StripeConnectionError', undefined, {
       detail: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
     });
-    expect(classesOf(reset)).toEqual(['TRANSIENT', 'UNKNOWN_OUTCOME', 'NETWORK_ERROR']);
+    expect(classesOf(reset)).toEqual(['TRANSIENT', 'UNKNOWN_OUTCOME', 'CONNECTION_RESET']);
+    const bare = stripeError('StripeConnectionError', undefined, {
+      message: 'An error occurred with our connection to Stripe.',
+    });
+    expect(classesOf(bare)).toEqual(['TRANSIENT', 'UNKNOWN_OUTCOME', 'NETWORK_ERROR']);
     const timeout = stripeError('StripeConnectionError', undefined, {
       message: 'Request aborted due to timeout being reached (80000ms)',
     });

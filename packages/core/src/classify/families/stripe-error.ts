@@ -1,4 +1,6 @@
+import { classifyCode } from '../code-rule.js';
 import type { FailureEvidence } from '../failure-evidence.js';
+import type { FailureFacts } from '../failure-facts.js';
 import { readString } from '../safe-read.js';
 import { transient, type Verdict, verdict } from '../verdict.js';
 
@@ -16,7 +18,19 @@ function isStripeError(node: object): boolean {
   return /^Stripe[A-Za-z]*Error$/.test(readString(node, 'type') ?? '');
 }
 
-function classifyStripe(node: object, messages: readonly string[]): Verdict | undefined {
+function classifyConnectionError(facts: FailureFacts): Verdict {
+  // A refused connection in `detail` was already recognised; what is left (a reset, a
+  // timeout) may have happened after Stripe received the request.
+  for (const code of facts.codes) {
+    const known = classifyCode(code, facts.syscalls);
+    if (known?.failureClass === 'TRANSIENT') return known;
+  }
+  return facts.messages.some((message) => /timeout|timed out/i.test(message))
+    ? transient('TIMEOUT', true)
+    : transient('NETWORK_ERROR', true);
+}
+
+function classifyStripe(node: object, facts: FailureFacts): Verdict | undefined {
   const code = readString(node, 'code');
   if (code !== undefined && Object.hasOwn(byCode, code)) return byCode[code];
   const type = readString(node, 'type');
@@ -25,20 +39,14 @@ function classifyStripe(node: object, messages: readonly string[]): Verdict | un
   if (type === 'StripeIdempotencyError' || readString(node, 'rawType') === 'idempotency_error') {
     return verdict('STALE_STATE', 'IDEMPOTENCY_KEY_REUSED');
   }
-  if (type === 'StripeConnectionError') {
-    // A refused connection in `detail` was already recognised; what is left (a timeout, a
-    // reset) may have happened after Stripe received the request.
-    return messages.some((message) => /timeout|timed out/i.test(message))
-      ? transient('TIMEOUT', true)
-      : transient('NETWORK_ERROR', true);
-  }
+  if (type === 'StripeConnectionError') return classifyConnectionError(facts);
   return undefined; // the status decides (402 card errors, 401, 403, 404, 5xx)
 }
 
 /** Stripe's errors (`type: 'Stripe…Error'`, `code`, `statusCode`, `detail`). */
 export function recogniseStripeError(evidence: FailureEvidence): Verdict | undefined {
   for (const { value, payload } of evidence.nodes) {
-    if (!payload && isStripeError(value)) return classifyStripe(value, evidence.facts.messages);
+    if (!payload && isStripeError(value)) return classifyStripe(value, evidence.facts);
   }
   return undefined;
 }
