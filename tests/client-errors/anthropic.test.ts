@@ -50,6 +50,17 @@ describe('@anthropic-ai/sdk errors', () => {
     expect(classifyFailure(await rejection(() => ask(client(fixture.url)))).retryAfterMs).toBe(
       12_000,
     );
+    const clock = createFakeClock(Date.parse('2026-03-01T12:00:00Z'));
+    fixture.reply({
+      status: 429,
+      headers: {
+        'anthropic-ratelimit-input-tokens-remaining': '0',
+        'anthropic-ratelimit-input-tokens-reset': '2026-03-01T12:00:08Z',
+      },
+      body: anthropicBody('rate_limit_error'),
+    });
+    const error = await rejection(() => ask(client(fixture.url)));
+    expect(createClassifier({ clock })(error).retryAfterMs).toBe(8000);
   });
 
   it('an overloaded error inside a 200 stream is SERVICE_UNAVAILABLE', async () => {

@@ -97,27 +97,29 @@ describe('SMTP replies from nodemailer (shape)', () => {
     ]);
   });
 
-  it('a failure before the message body went out was not a send; after it, it may have been', () => {
-    expect(classesOf(smtpError('ETIMEDOUT', 'CONN'))).toEqual([
-      'TRANSIENT',
-      'TRANSIENT',
-      'TIMEOUT',
-    ]);
-    expect(classesOf(smtpError('ESOCKET', 'RCPT TO'))).toEqual([
-      'TRANSIENT',
-      'TRANSIENT',
-      'CONNECTION_RESET',
-    ]);
-    expect(classesOf(smtpError('ETIMEDOUT', 'DATA'))).toEqual([
+  it('a timeout while connecting or greeting sent nothing; a socket failure may follow DATA', () => {
+    const timeout = (timeoutType: string) =>
+      Object.assign(smtpError('ETIMEDOUT', 'CONN'), { timeoutType });
+    expect(classesOf(timeout('GREETING_TIMEOUT'))).toEqual(['TRANSIENT', 'TRANSIENT', 'TIMEOUT']);
+    expect(classesOf(timeout('CONNECT_TIMEOUT'))).toEqual(['TRANSIENT', 'TRANSIENT', 'TIMEOUT']);
+    expect(classesOf(timeout('SOCKET_TIMEOUT'))).toEqual([
       'TRANSIENT',
       'UNKNOWN_OUTCOME',
       'TIMEOUT',
     ]);
-    expect(classesOf(smtpError('ESOCKET', 'DATA'))).toEqual([
+    // nodemailer tags a connection lost at any stage, even after DATA, with command CONN.
+    expect(classesOf(smtpError('ECONNECTION', 'CONN'))).toEqual([
       'TRANSIENT',
       'UNKNOWN_OUTCOME',
       'CONNECTION_RESET',
     ]);
+    // Its own check on a closed connection, before anything was written.
+    expect(classesOf(smtpError('ECONNECTION', 'API'))).toEqual([
+      'TRANSIENT',
+      'TRANSIENT',
+      'CONNECTION_RESET',
+    ]);
+    expect(classesOf(smtpError('EDNS', 'CONN'))).toEqual(['TRANSIENT', 'TRANSIENT', 'DNS_FAILURE']);
   });
 
   it('missing credentials and an empty envelope are not transport failures', () => {

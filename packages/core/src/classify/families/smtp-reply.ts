@@ -19,17 +19,20 @@ function classifyReply(code: number, response: string): Verdict {
   return verdict('PERMANENT', 'REJECTED');
 }
 
-// nodemailer's `command` names the step that failed; before the message body went out
-// the message was certainly not sent.
-const beforeData = /^(?:CONN|EHLO|HELO|LHLO|STARTTLS|AUTH\b|MAIL FROM|RCPT TO)/;
+// nodemailer tags socket failures `command: 'CONN'` at any stage, so the command does not
+// say whether the message went out. What does: a check of its own before anything was
+// written (`command: 'API'`), and the phase of a timeout (`timeoutType`).
+const setupTimeouts = new Set(['CONNECT_TIMEOUT', 'GREETING_TIMEOUT', 'UPGRADE_TIMEOUT']);
 
-function classifyTransport(code: string, command: string): Verdict | undefined {
+function classifyTransport(node: object, code: string, command: string): Verdict | undefined {
   if (code === 'EAUTH') return unauthenticated; // e.g. missing credentials, no reply
   if (code === 'EENVELOPE' || code === 'EMESSAGE') return verdict('VALIDATION', 'INVALID_INPUT');
-  const unsent = beforeData.test(command);
-  if (code === 'ETIMEDOUT') return transient('TIMEOUT', !unsent);
+  if (code === 'EDNS') return transient('DNS_FAILURE');
+  if (code === 'ETIMEDOUT') {
+    return transient('TIMEOUT', !setupTimeouts.has(readString(node, 'timeoutType') ?? ''));
+  }
   if (code === 'ESOCKET' || code === 'ECONNECTION' || code === 'EPROTOCOL') {
-    return transient('CONNECTION_RESET', !unsent);
+    return transient('CONNECTION_RESET', command !== 'API');
   }
   return undefined;
 }
@@ -45,7 +48,7 @@ export function recogniseSmtpReply(evidence: FailureEvidence): Verdict | undefin
       return classifyReply(responseCode, readString(value, 'response') ?? '');
     }
     const code = readString(value, 'code');
-    const result = code === undefined ? undefined : classifyTransport(code, command);
+    const result = code === undefined ? undefined : classifyTransport(value, code, command);
     if (result) return result;
   }
   return undefined;
