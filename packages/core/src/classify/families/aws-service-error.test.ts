@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classifyFailure } from '../classify-failure.js';
-import { classesOf } from './family-test-support.js';
+import { classesOf } from './classes-of.test-harness.js';
 
 function awsError(name: string, status: number, extra: Record<string, unknown> = {}) {
   return Object.assign(new Error(`${name} message`), {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classifyFailure } from '../classify-failure.js';
-import { classesOf } from './family-test-support.js';
+import { classesOf } from './classes-of.test-harness.js';
 
 function bodyText(code: number, status: string, details: unknown[] = []) {
   return JSON.stringify({ error: { code, message: 'google says no', status, details } });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classesOf } from './family-test-support.js';
+import { classesOf } from './classes-of.test-harness.js';
 
 function smtpError(code: string, command: string, responseCode?: number, response?: string) {
   return Object.assign(new Error(response ?? code), { code, command, responseCode, response });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classesOf } from './family-test-support.js';
+import { classesOf } from './classes-of.test-harness.js';
 
 function gotTimeout(event: string) {
   return Object.assign(new Error(`Timeout awaiting '${event}' for 50ms`), {
