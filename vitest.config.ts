@@ -3,10 +3,14 @@ import { defineConfig } from 'vitest/config';
 
 // Workspace packages resolve to their TypeScript sources through the `recourse-source` export
 // condition (a project-specific name: some dependencies ship a generic `source` condition
-// pointing at files they do not publish), so tests run without a build step.
-// 'module' is left out: packages such as @opentelemetry/api point it at an ESM build with
-// extensionless imports that Node cannot load; their `default` build works everywhere.
-const conditions = ['recourse-source', ...defaultServerConditions.filter((c) => c !== 'module')];
+// pointing at files they do not publish), so tests run without a build step. Without the
+// bundlers' `module` condition, dependencies resolve to the files Node itself loads: the
+// AWS SDK's and @opentelemetry/api's `module` builds have extensionless imports that Node
+// cannot run.
+const conditions = [
+  'recourse-source',
+  ...defaultServerConditions.filter((condition) => condition !== 'module'),
+];
 
 export default defineConfig({
   resolve: { conditions },

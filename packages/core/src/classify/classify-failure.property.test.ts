@@ -50,6 +50,14 @@ function hostileValues(): unknown[] {
   const arrayErrors = { errors: new Proxy([], { get: throwing }) };
   const toStringBomb = { toString: throwing, valueOf: throwing, [Symbol.toPrimitive]: throwing };
   const nullProto = Object.assign(Object.create(null), { message: 'null proto', code: 'EPIPE' });
+  const hostileMetadata = { code: 8, details: 'x', metadata: { get: throwing } };
+  const hostileReasons = {
+    name: 'TransactionCanceledException',
+    $fault: 'client',
+    $metadata: {},
+    CancellationReasons: new Proxy([], { get: throwing }),
+  };
+  const hostileClass = { message: 'WRONGPASS x', constructor: trapAll };
   return [
     trapAll,
     revoked,
@@ -63,6 +71,9 @@ function hostileValues(): unknown[] {
     arrayErrors,
     toStringBomb,
     nullProto,
+    hostileMetadata,
+    hostileReasons,
+    hostileClass,
     { cause: trapAll },
     { cause: revoked },
     Symbol('sym'),
@@ -106,6 +117,46 @@ describe('classifyFailure never throws', () => {
     );
   });
 
+  it('on client-family shapes with arbitrary field values', () => {
+    const field = fc.oneof(fc.anything(), fc.integer({ min: -1, max: 600 }), fc.string());
+    const familyLike = fc.record(
+      {
+        name: field,
+        message: field,
+        code: field,
+        type: field,
+        $fault: fc.oneof(fc.constantFrom('client', 'server'), field),
+        $metadata: fc.oneof(fc.record({ httpStatusCode: field }), field),
+        $retryable: field,
+        CancellationReasons: fc.oneof(fc.array(fc.record({ Code: field })), field),
+        details: fc.oneof(fc.string(), fc.array(fc.record({ reason: field, retryDelay: field }))),
+        statusDetails: fc.array(
+          fc.record({ retryDelay: fc.oneof(field, fc.record({ seconds: field, nanos: field })) }),
+        ),
+        metadata: fc.oneof(field, fc.constant(new Map([['grpc-retry-pushback-ms', ['x']]]))),
+        status: field,
+        command: fc.oneof(fc.string(), fc.record({ name: field, args: field })),
+        responseCode: field,
+        response: field,
+        data: fc.oneof(fc.record({ error: field }), field),
+        detail: field,
+        original: field,
+        retryAfter: field,
+        retryAfterMs: field,
+        retryDelay: field,
+        event: field,
+        cause: fc.anything(),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(familyLike, fc.boolean(), (value, sideEffects) =>
+        expectValid(value, sideEffects),
+      ),
+      { numRuns: 500 },
+    );
+  });
+
   it.each(hostileValues().map((value, index) => [index, value]))(
     'on hostile value #%i',
     (_index, value) => {
@@ -113,6 +164,19 @@ describe('classifyFailure never throws', () => {
       expectValid(value, true);
     },
   );
+
+  it('a rule defeated by a hostile field leaves the other rules to answer', () => {
+    const hostileReasons = {
+      name: 'TransactionCanceledException',
+      $fault: 'client',
+      $metadata: { httpStatusCode: 400 },
+      CancellationReasons: new Proxy([], { get: throwing }),
+    };
+    expect(classifyFailure(hostileReasons)).toMatchObject({
+      failureClass: 'VALIDATION',
+      status: 400,
+    });
+  });
 
   it('classifies a 10 MB message with a bounded, labelled result', () => {
     const result = classifyFailure(

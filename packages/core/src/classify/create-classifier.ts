@@ -1,10 +1,12 @@
 import type { Clock } from '../clock.js';
 import { type Classification, type FailureClass, failureClasses } from '../types.js';
-import { builtinRecognisers } from './builtin-recognisers.js';
-import { type FailureFacts, readFailureFacts } from './failure-facts.js';
+import { type BuiltinRecogniser, builtinRecognisers } from './builtin-recognisers.js';
+import { type FailureEvidence, readFailureEvidence } from './failure-evidence.js';
+import type { FailureFacts } from './failure-facts.js';
 import type { ClassifyHints, RecognisedFailure, Recogniser } from './recogniser.js';
 import { toSafeMessage } from './redact.js';
 import { parseRetryAfterMs } from './retry-after.js';
+import { readRetryHintMs } from './retry-hints.js';
 
 export interface ClassifierOptions {
   /** Consulted in order before the built-in rules; the first answer wins. */
@@ -43,6 +45,14 @@ function askUser(recogniser: Recogniser, facts: FailureFacts, error: unknown) {
   }
 }
 
+function askBuiltin(recogniser: BuiltinRecogniser, evidence: FailureEvidence) {
+  try {
+    return recogniser.recognise(evidence);
+  } catch {
+    return undefined; // a hostile value that defeats one rule leaves the others to answer
+  }
+}
+
 /**
  * A classifier with the user's recognisers in front of the built-in rules. Never throws:
  * every answer is a `Classification` with a redacted, bounded message.
@@ -53,7 +63,8 @@ export function createClassifier(options: ClassifierOptions = {}): Classifier {
   const maxMessageLength = options.maxMessageLength ?? 500;
 
   const classify: Classifier = (error, hints) => {
-    const facts = readFailureFacts(error);
+    const evidence = readFailureEvidence(error);
+    const { facts } = evidence;
     const status = facts.statuses[0];
     const base = {
       message: toSafeMessage(composeMessage(error, facts), maxMessageLength),
@@ -62,7 +73,7 @@ export function createClassifier(options: ClassifierOptions = {}): Classifier {
     };
     const retryAfterMs = (failureClass: FailureClass) => {
       if (failureClass !== 'TRANSIENT') return {};
-      const wait = parseRetryAfterMs(facts.headers, now());
+      const wait = parseRetryAfterMs(facts.headers, now()) ?? readRetryHintMs(evidence);
       return wait === undefined ? {} : { retryAfterMs: wait };
     };
 
@@ -85,7 +96,7 @@ export function createClassifier(options: ClassifierOptions = {}): Classifier {
     }
 
     for (const recogniser of builtinRecognisers) {
-      const verdict = recogniser.recognise(facts);
+      const verdict = askBuiltin(recogniser, evidence);
       if (!verdict) continue;
       const failureClass =
         verdict.ambiguous && hints?.sideEffects ? 'UNKNOWN_OUTCOME' : verdict.failureClass;

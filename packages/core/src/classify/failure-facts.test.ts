@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readFailureFacts } from './failure-facts.js';
+import { readFailureFacts } from './failure-evidence.js';
 
 describe('readFailureFacts', () => {
   it('walks the cause chain, outermost first', () => {

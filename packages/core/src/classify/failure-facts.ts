@@ -4,7 +4,10 @@ import { readHeaders, readProperty, readString } from './safe-read.js';
 
 /** What can be read from a thrown value and its causes, outermost first. Plain data. */
 export interface FailureFacts {
-  /** HTTP statuses (`status`, `statusCode`, `response.status`, `$metadata.httpStatusCode`). */
+  /**
+   * HTTP statuses (`status`, `statusCode`, `response.status`, `response.statusCode`,
+   * `$metadata.httpStatusCode`).
+   */
   statuses: number[];
   /** String codes from `code`, `type` and string `errno` (ECONNREFUSED, rate_limit_exceeded). */
   codes: string[];
@@ -22,29 +25,30 @@ export interface FailureFacts {
   field?: string | undefined;
 }
 
-const maxDepth = 8;
-const maxNodes = 64;
-const maxChildrenPerList = 16;
 const maxTextLength = 8192;
+
+export function emptyFacts(): FailureFacts {
+  return {
+    statuses: [],
+    codes: [],
+    sqlStates: [],
+    names: [],
+    syscalls: [],
+    headers: {},
+    messages: [],
+  };
+}
 
 function pushUnique<T>(list: T[], value: T): void {
   if (!list.includes(value)) list.push(value);
 }
 
-function readStatus(value: unknown): number | undefined {
+/** A status in 100..599, from a number or a three-digit string. */
+export function readStatus(value: unknown): number | undefined {
   const status = typeof value === 'string' && /^\d{3}$/.test(value) ? Number(value) : value;
   return typeof status === 'number' && Number.isInteger(status) && status >= 100 && status < 600
     ? status
     : undefined;
-}
-
-function readList(value: unknown): unknown[] {
-  try {
-    if (!Array.isArray(value)) return [];
-    return value.slice(0, maxChildrenPerList);
-  } catch {
-    return [];
-  }
 }
 
 function isDatabaseError(node: object, code: string): boolean {
@@ -52,13 +56,21 @@ function isDatabaseError(node: object, code: string): boolean {
   return readProperty(node, 'name') === 'error' || readString(node, 'severity') !== undefined;
 }
 
-function collectNode(node: object, facts: FailureFacts): void {
+/** Adds a message or body text, bounded, once. */
+export function collectText(text: string, facts: FailureFacts): void {
+  if (text !== '') pushUnique(facts.messages, truncateText(text, maxTextLength));
+}
+
+/** Adds what one node of the chain says to `facts`. Every read is guarded. */
+export function collectNode(node: object, facts: FailureFacts): void {
   const response = readProperty(node, 'response');
   const metadata = readProperty(node, '$metadata');
   for (const candidate of [
     readProperty(node, 'status'),
     readProperty(node, 'statusCode'),
     readProperty(response, 'status'),
+    // got keeps the status of its HTTPError on `response.statusCode`.
+    readProperty(response, 'statusCode'),
     readProperty(metadata, 'httpStatusCode'),
   ]) {
     const status = readStatus(candidate);
@@ -88,59 +100,7 @@ function collectNode(node: object, facts: FailureFacts): void {
   }
   for (const key of ['message', 'responseBody', 'body']) {
     const text = readString(node, key);
-    if (text !== undefined && text !== '') {
-      pushUnique(facts.messages, truncateText(text, maxTextLength));
-    }
+    if (text !== undefined) collectText(text, facts);
   }
   facts.field ??= readIssueField(node);
-}
-
-// Where wrapped errors hide: standard `cause`, AggregateError's and the AI SDK RetryError's
-// `errors` and `lastError`, and error bodies (`error`, `data`) that carry codes.
-function childrenOf(node: object): unknown[] {
-  const children: unknown[] = [readProperty(node, 'lastError'), readProperty(node, 'cause')];
-  children.push(...readList(readProperty(node, 'errors')));
-  for (const key of ['error', 'data', 'body']) {
-    const value = readProperty(node, key);
-    if (typeof value === 'object' && value !== null) children.push(value);
-  }
-  return children;
-}
-
-/**
- * Reads everything classification needs from a thrown value and its cause chain.
- * Duck-typed and defensive: hostile getters, proxies and cycles never make it throw.
- */
-export function readFailureFacts(error: unknown): FailureFacts {
-  const facts: FailureFacts = {
-    statuses: [],
-    codes: [],
-    sqlStates: [],
-    names: [],
-    syscalls: [],
-    headers: {},
-    messages: [],
-  };
-  const seen = new Set<object>();
-  let queue: unknown[] = [error];
-  for (let depth = 0; depth <= maxDepth && queue.length > 0; depth++) {
-    const next: unknown[] = [];
-    for (const value of queue) {
-      if (typeof value === 'string') {
-        if (value !== '') pushUnique(facts.messages, truncateText(value, maxTextLength));
-        continue;
-      }
-      if ((typeof value !== 'object' && typeof value !== 'function') || value === null) continue;
-      if (seen.has(value) || seen.size >= maxNodes) continue;
-      seen.add(value);
-      try {
-        collectNode(value, facts);
-        next.push(...childrenOf(value));
-      } catch {
-        // A node that defeats even the guarded reads contributes nothing.
-      }
-    }
-    queue = next;
-  }
-  return facts;
 }

@@ -24,6 +24,8 @@ const byStatus: Readonly<Record<number, Verdict>> = {
   501: verdict('PERMANENT', 'NOT_SUPPORTED'),
   503: transient('SERVICE_UNAVAILABLE'),
   504: transient('TIMEOUT', true),
+  // Load shedding (Anthropic's "overloaded"): a 503 in meaning, the request was not taken on.
+  529: transient('SERVICE_UNAVAILABLE'),
 };
 
 /** The table's answer for an HTTP status. Other 4xx are refusals, other 5xx may have acted. */

@@ -9,6 +9,7 @@ const byMessage: ReadonlyArray<readonly [RegExp, Verdict]> = [
   [/\bAI_(?:InvalidToolInput|TypeValidation)Error\b/, verdict('VALIDATION', 'INVALID_INPUT')],
   [/exceeded your current quota|insufficient[_ ]quota/i, verdict('PERMANENT', 'QUOTA_EXCEEDED')],
   [/rate limit|too many requests|throttl/i, transient('RATE_LIMITED')],
+  [/\boverloaded\b|service unavailable/i, transient('SERVICE_UNAVAILABLE')],
   // pg: connect timeout and pool checkout timeout; nothing was sent yet.
   [/timeout expired|timeout exceeded when trying to connect/i, transient('TIMEOUT')],
   [/query read timeout|command timed out|timed out|timeout/i, transient('TIMEOUT', true)],

@@ -34,6 +34,21 @@ describe('parseRetryAfterMs', () => {
     expect(parseRetryAfterMs({ ...both, 'x-ratelimit-remaining-requests': '0' }, now)).toBe(2000);
   });
 
+  it('reads the reset time of an exhausted Anthropic limit', () => {
+    const headers = {
+      'anthropic-ratelimit-requests-remaining': '12',
+      'anthropic-ratelimit-requests-reset': '2026-03-01T12:00:05Z',
+      'anthropic-ratelimit-output-tokens-remaining': '0',
+      'anthropic-ratelimit-output-tokens-reset': '2026-03-01T12:00:20Z',
+    };
+    expect(parseRetryAfterMs(headers, now)).toBe(20_000);
+    // Nothing exhausted: no wait is implied.
+    expect(
+      parseRetryAfterMs({ ...headers, 'anthropic-ratelimit-output-tokens-remaining': '5' }, now),
+    ).toBeUndefined();
+    expect(parseRetryAfterMs({ ...headers, 'retry-after': '3' }, now)).toBe(3000);
+  });
+
   it('reads x-ratelimit-reset as epoch seconds or as a delta', () => {
     expect(parseRetryAfterMs({ 'x-ratelimit-reset': String(now / 1000 + 42) }, now)).toBe(42_000);
     expect(parseRetryAfterMs({ 'x-ratelimit-reset': '7' }, now)).toBe(7000);

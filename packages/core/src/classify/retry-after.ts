@@ -64,9 +64,24 @@ function openAiResetMs(headers: HeaderSource): number | undefined {
   return tokensMs === undefined ? requestsMs : Math.max(requestsMs, tokensMs);
 }
 
+// Anthropic's limits: `anthropic-ratelimit-<limit>-remaining` and `-reset` (RFC 3339).
+const anthropicLimits = ['requests', 'tokens', 'input-tokens', 'output-tokens'];
+
+function anthropicResetMs(headers: HeaderSource, now: number): number | undefined {
+  for (const limit of anthropicLimits) {
+    if (readHeader(headers, `anthropic-ratelimit-${limit}-remaining`) !== '0') continue;
+    const reset = readHeader(headers, `anthropic-ratelimit-${limit}-reset`);
+    const at =
+      reset !== undefined && /^\d{4}-\d\d-\d\dT/.test(reset) ? Date.parse(reset) : Number.NaN;
+    if (!Number.isNaN(at)) return at - now;
+  }
+  return undefined;
+}
+
 /**
  * How long the server asked the client to wait, in milliseconds, from `retry-after-ms`,
  * `retry-after` (seconds or an HTTP date), OpenAI's `x-ratelimit-reset-*` durations,
+ * Anthropic's exhausted `anthropic-ratelimit-*-reset` times,
  * `ratelimit-reset` and `x-ratelimit-reset` (delta or epoch seconds). Negative waits are 0.
  */
 export function parseRetryAfterMs(headers: HeaderSource, now: number): number | undefined {
@@ -80,6 +95,7 @@ export function parseRetryAfterMs(headers: HeaderSource, now: number): number | 
       return value === undefined ? undefined : parseRetryAfter(value, now);
     },
     () => openAiResetMs(headers),
+    () => anthropicResetMs(headers, now),
     () => {
       const value = readHeader(headers, 'ratelimit-reset');
       return value !== undefined && decimal.test(value) ? Number(value) * 1000 : undefined;

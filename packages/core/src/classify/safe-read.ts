@@ -57,3 +57,17 @@ export function readHeaders(source: unknown): Array<[string, string]> {
   }
   return pairs;
 }
+
+/** `value[key]` when it is a finite number. */
+export function readNumber(value: unknown, key: PropertyKey): number | undefined {
+  const property = readProperty(value, key);
+  return typeof property === 'number' && Number.isFinite(property) ? property : undefined;
+}
+
+/**
+ * The class name of `value` (`SimpleError`, `WatchError`): some clients leave `name` at
+ * `"Error"`, so the constructor is the only place their kind shows.
+ */
+export function readClassName(value: unknown): string | undefined {
+  return readString(readProperty(value, 'constructor'), 'name');
+}

@@ -1,0 +1,55 @@
+import type { FailureEvidence } from '../failure-evidence.js';
+import { readNumber, readString } from '../safe-read.js';
+import { transient, type Verdict, verdict } from '../verdict.js';
+
+const unauthenticated = verdict('AUTHORIZATION', 'NOT_AUTHORIZED');
+
+// An SMTP reply is a definite answer: a 4yz or 5yz to any command, the end of DATA
+// included, means the message was not accepted. 4yz is temporary, 5yz permanent.
+function classifyReply(code: number, response: string): Verdict {
+  if (code === 530 || code === 534 || code === 535 || code === 538) return unauthenticated;
+  if (/\b5\.7\.\d{1,3}\b/.test(response)) return verdict('AUTHORIZATION', 'FORBIDDEN'); // policy
+  if (/\b5\.3\.4\b/.test(response)) return verdict('VALIDATION', 'INVALID_INPUT'); // too big
+  if (code === 421) return transient('SERVICE_UNAVAILABLE');
+  if (code >= 400 && code < 500) return transient('TEMPORARY_FAILURE');
+  if (code === 500 || code === 501 || code === 555) return verdict('VALIDATION', 'INVALID_INPUT');
+  if (code === 502 || code === 504) return verdict('PERMANENT', 'NOT_SUPPORTED');
+  if (code === 550 || code === 551 || code === 553)
+    return verdict('PERMANENT', 'MAILBOX_UNAVAILABLE');
+  return verdict('PERMANENT', 'REJECTED');
+}
+
+// nodemailer tags socket failures `command: 'CONN'` at any stage, so the command does not
+// say whether the message went out. What does: a check of its own before anything was
+// written (`command: 'API'`), and the phase of a timeout (`timeoutType`).
+const setupTimeouts = new Set(['CONNECT_TIMEOUT', 'GREETING_TIMEOUT', 'UPGRADE_TIMEOUT']);
+
+function classifyTransport(node: object, code: string, command: string): Verdict | undefined {
+  if (code === 'EAUTH') return unauthenticated; // e.g. missing credentials, no reply
+  if (code === 'EENVELOPE' || code === 'EMESSAGE') return verdict('VALIDATION', 'INVALID_INPUT');
+  if (code === 'EDNS') return transient('DNS_FAILURE');
+  if (code === 'ETIMEDOUT') {
+    return transient('TIMEOUT', !setupTimeouts.has(readString(node, 'timeoutType') ?? ''));
+  }
+  if (code === 'ESOCKET' || code === 'ECONNECTION' || code === 'EPROTOCOL') {
+    return transient('CONNECTION_RESET', command !== 'API');
+  }
+  return undefined;
+}
+
+/** SMTP failures from nodemailer (`responseCode`, `response`, `command`, `code`). */
+export function recogniseSmtpReply(evidence: FailureEvidence): Verdict | undefined {
+  for (const { value, payload } of evidence.nodes) {
+    if (payload) continue;
+    const command = readString(value, 'command');
+    if (command === undefined) continue;
+    const responseCode = readNumber(value, 'responseCode');
+    if (responseCode !== undefined && responseCode >= 400 && responseCode < 600) {
+      return classifyReply(responseCode, readString(value, 'response') ?? '');
+    }
+    const code = readString(value, 'code');
+    const result = code === undefined ? undefined : classifyTransport(value, code, command);
+    if (result) return result;
+  }
+  return undefined;
+}
