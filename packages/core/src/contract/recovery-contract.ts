@@ -50,7 +50,10 @@ export function buildContract(input: ContractInput): RecoveryContract {
     failure_class: classification.failureClass,
     recommended_recovery: decision.action,
     retry_same_action: decision.action === 'RETRY',
-    code: decision.action === 'ABORT' ? decision.code : classification.code,
+    code:
+      decision.action === 'ABORT' || decision.code === 'POISON'
+        ? decision.code
+        : classification.code,
     tool,
     reason: decision.reason,
     guidance: guidanceFor(input, status),

@@ -69,7 +69,8 @@ export function createConcluder(parts: ConcludeParts): Concluder {
         operation: write ? call.key : call.tool.stepId,
         recovery,
       });
-      if (write && !ending.deduplicated) {
+      if (write) {
+        // A duplicate answered from the ledger counts too: a restarted run can still undo it.
         const undo = call.tool.policy.compensate
           ? { input: call.request.input, result: ending.value }
           : undefined;

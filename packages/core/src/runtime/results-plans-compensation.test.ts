@@ -1,0 +1,220 @@
+import { describe, expect, it } from 'vitest';
+import {
+  createHarness,
+  httpFailure,
+  timeoutAfterWrite,
+} from '../../test-support/runtime-harness.js';
+import { MemoryLedger } from '../ledger/memory-ledger.js';
+import { createFakeClock } from '../testing/fake-clock.js';
+
+describe('check: a returned value that is a failure', () => {
+  const runTests = {
+    sideEffects: false,
+    check: (r: { status: string; failing?: string }) =>
+      r.status === 'FAIL'
+        ? { message: `test failed: ${r.failing}`, code: 'TEST_FAILED' }
+        : undefined,
+  };
+
+  it('is classified, fingerprinted and decided like a thrown one; the same signature again is poison', async () => {
+    const h = createHarness({ policies: { run_tests: runTests } });
+    const failing = () => ({ status: 'FAIL', failing: 'checkout.spec.ts: expected 200' });
+    const results = [];
+    for (let i = 0; i < 4; i++)
+      results.push(await h.run('run_tests', { suite: 'checkout' }, failing));
+    expect(
+      results.map((r) => (r.ok ? 'ok' : `${r.contract.recommended_recovery}/${r.contract.code}`)),
+    ).toEqual(['REPAIR/TEST_FAILED', 'REPAIR/TEST_FAILED', 'ABORT/POISON', 'ABORT/RUN_STOPPED']);
+    expect(h.runtime.outcome()).toMatchObject({ status: 'FAILED', reason: 'POISON' });
+  });
+
+  it('a passing result goes through untouched; a throwing check counts as a failure', async () => {
+    const h = createHarness({
+      policies: {
+        run_tests: runTests,
+        flaky: {
+          sideEffects: false,
+          check: () => {
+            throw new Error('bad check');
+          },
+        },
+      },
+    });
+    expect(await h.run('run_tests', {}, () => ({ status: 'PASS' }))).toMatchObject({
+      ok: true,
+      value: { status: 'PASS' },
+    });
+    expect(await h.run('flaky', {}, () => 1)).toMatchObject({ ok: false });
+  });
+
+  it('a failureClass from the check is honoured: TRANSIENT results are retried', async () => {
+    let calls = 0;
+    const h = createHarness({
+      policies: {
+        poll: {
+          sideEffects: false,
+          check: (r: string) =>
+            r === 'pending'
+              ? { message: 'not ready yet', failureClass: 'TRANSIENT' as const }
+              : undefined,
+        },
+      },
+    });
+    expect(await h.run('poll', {}, () => (++calls < 3 ? 'pending' : 'ready'))).toMatchObject({
+      ok: true,
+      value: 'ready',
+    });
+  });
+});
+
+describe('versioned replanning', () => {
+  it('each REPLAN closes the plan version with what invalidated it; the model is told both versions', async () => {
+    const h = createHarness({ policies: { query: { sideEffects: false } } });
+    const notFound = () => {
+      throw httpFailure(404, 'no such dashboard');
+    };
+    const first = await h.run('query', { q: 'latency' }, notFound);
+    const second = await h.run('query', { q: 'errors' }, notFound);
+    expect(first).toMatchObject({
+      ok: false,
+      contract: { recommended_recovery: 'REPLAN', invalidated_plan: 1, plan_version: 2 },
+    });
+    if (first.ok || second.ok) throw new Error('expected failures');
+    expect(first.contract.guidance).toContain(
+      'Plan v1 is invalidated by query NOT_FOUND; make plan v2',
+    );
+    expect(second.contract.guidance).toContain('make plan v3');
+    expect(h.runtime.outcome().plan).toEqual({
+      version: 3,
+      history: [
+        {
+          version: 1,
+          invalidated_by: { tool: 'query', code: 'NOT_FOUND', observation: 'query NOT_FOUND' },
+        },
+        {
+          version: 2,
+          invalidated_by: { tool: 'query', code: 'NOT_FOUND', observation: 'query NOT_FOUND' },
+        },
+      ],
+    });
+  });
+
+  it("onPoison 'replan': the poison step stays quarantined, the run goes on with a new plan", async () => {
+    const h = createHarness({
+      onPoison: 'replan',
+      policies: { extract: { sideEffects: false }, other: { sideEffects: false } },
+    });
+    const invalid = () => {
+      throw httpFailure(422, 'total must be a number');
+    };
+    for (let i = 0; i < 2; i++) await h.run('extract', { doc: 1 }, invalid);
+    const poison = await h.run('extract', { doc: 1 }, invalid);
+    expect(poison).toMatchObject({
+      ok: false,
+      contract: { recommended_recovery: 'REPLAN', code: 'POISON' },
+    });
+    expect(h.runtime.isStopped()).toBe(false);
+    let ran = false;
+    expect(await h.run('extract', { doc: 1 }, () => (ran = true))).toMatchObject({
+      ok: false,
+      contract: { code: 'POISON' },
+    });
+    expect(ran).toBe(false);
+    expect(await h.run('other', {}, () => 'fine')).toMatchObject({ ok: true });
+    expect(h.runtime.outcome().plan.version).toBeGreaterThan(1);
+  });
+});
+
+describe('compensation of completed writes', () => {
+  function saga(ledger?: MemoryLedger) {
+    const clock = createFakeClock(0);
+    const undone: string[] = [];
+    const policies = {
+      create_resource: {
+        sideEffects: true,
+        compensate: (i: { name: string }) => undone.push(`resource ${i.name}`),
+      },
+      configure_dns: {
+        sideEffects: true,
+        compensate: (i: { host: string }) => undone.push(`dns ${i.host}`),
+      },
+      write_record: { sideEffects: true },
+      send_email: { sideEffects: true },
+    };
+    const h = createHarness({ policies }, { clock, ledger: ledger ?? new MemoryLedger({ clock }) });
+    return { h, undone, policies };
+  }
+
+  it('undoes the completed writes newest first, each once; reports what could not be undone', async () => {
+    const { h, undone } = saga();
+    await h.run('create_resource', { name: 'vm-1' }, () => 'created');
+    await h.run('send_email', { to: 'ops' }, () => 'sent');
+    await h.run('configure_dns', { host: 'vm-1.example' }, () => 'configured');
+    await h.run('write_record', { id: 1 }, () => {
+      throw httpFailure(409, 'record exists');
+    });
+    const report = await h.runtime.compensate();
+    expect(report).toEqual({
+      compensated: ['configure_dns', 'create_resource'],
+      failed: [],
+      not_compensable: ['send_email'],
+    });
+    expect(undone).toEqual(['dns vm-1.example', 'resource vm-1']);
+    expect(h.runtime.outcome()).toMatchObject({
+      compensated: ['configure_dns', 'create_resource'],
+      failed: [],
+      not_compensable: ['send_email'],
+    });
+    expect(await h.runtime.compensate()).toEqual(report);
+    expect(undone).toHaveLength(2);
+  });
+
+  it('at most once across workers: a second runtime on the same ledger does not undo again', async () => {
+    const first = saga();
+    await first.h.run('create_resource', { name: 'vm-1' }, () => 'created');
+    await first.h.runtime.compensate();
+    const second = saga(first.h.ledger);
+    await second.h.run('create_resource', { name: 'vm-1' }, () => 'created again?'); // deduplicated
+    expect(await second.h.runtime.compensate()).toMatchObject({ compensated: ['create_resource'] });
+    expect([...first.undone, ...second.undone]).toEqual(['resource vm-1']);
+  });
+
+  it('a compensation that times out is left in doubt, not retried blindly', async () => {
+    const h = createHarness({
+      policies: {
+        pay: {
+          sideEffects: true,
+          compensate: () => {
+            throw timeoutAfterWrite();
+          },
+        },
+      },
+    });
+    await h.run('pay', { id: 1 }, () => 'paid');
+    expect(await h.runtime.compensate()).toEqual({
+      compensated: [],
+      failed: ['pay'],
+      not_compensable: [],
+    });
+  });
+
+  it('autoCompensate undoes the run’s writes when it ends FAILED or BLOCKED', async () => {
+    const undone: string[] = [];
+    const h = createHarness({
+      autoCompensate: true,
+      policies: {
+        create_resource: { sideEffects: true, compensate: () => undone.push('vm-1') },
+        github: { sideEffects: false, resource: () => 'https://github.com/acme/secret' },
+      },
+    });
+    await h.run('create_resource', { name: 'vm-1' }, () => 'created');
+    await h.run('github', {}, () => {
+      throw httpFailure(403);
+    });
+    expect(h.runtime.outcome()).toMatchObject({
+      status: 'BLOCKED',
+      compensated: ['create_resource'],
+    });
+    expect(undone).toEqual(['vm-1']);
+  });
+});
