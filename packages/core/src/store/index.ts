@@ -1,5 +1,14 @@
 // For authors of Ledger stores: the record rules every store applies, and option handling.
+
 export {
+  InvalidOptionsError,
+  LeaseLostError,
+  LedgerUnavailableError,
+  RecourseError,
+} from '../errors.js';
+export { checkStoredResult } from '../ledger/check-stored-result.js';
+export {
+  type AccessGrant,
   type ClaimRequest,
   type ClaimResult,
   type Denial,
@@ -17,7 +26,6 @@ export {
   type RunFacts,
   runFactKinds,
   type StoredResult,
-  type AccessGrant,
 } from '../ledger/ledger.js';
 export {
   type ClaimPlan,
@@ -39,4 +47,9 @@ export {
   type ResolvedLedgerOptions,
   resolveLedgerOptions,
 } from '../ledger/resolve-ledger-options.js';
-export { LeaseLostError, LedgerUnavailableError, RecourseError } from '../errors.js';
+export {
+  createRunFactLists,
+  isRunFactKind,
+  pushRunFact,
+  serializeRunFact,
+} from '../ledger/run-fact-text.js';
