@@ -1,4 +1,4 @@
-import { InvalidOptionsError, type LedgerOptions } from '@recourse/core';
+import { InvalidOptionsError, type LedgerOptions } from '@recourse/core/store';
 import type { Redis } from 'ioredis';
 
 export type RedisLedgerOptions = LedgerOptions & {
