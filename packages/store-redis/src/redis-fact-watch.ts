@@ -22,10 +22,15 @@ interface Channel {
  * watch is `live` only once the server has confirmed its SUBSCRIBE on the connection that
  * is up now; every loss of the connection makes every watch not live, and each
  * resubscription that succeeds calls its watchers, since facts may have been added
- * while nobody listened.
+ * while nobody listened. A PING every `heartbeatMs` that is still unanswered at the next
+ * one (a silent network failure, which TCP reports only after minutes) counts as a lost
+ * connection too.
  */
 export class RedisFactWatchHub {
   readonly #createSubscriber: () => Redis;
+  readonly #heartbeatMs: number;
+  #heartbeat: ReturnType<typeof setInterval> | undefined;
+  #pingPending = false;
   readonly #channels = new Map<string, Channel>();
   #subscriber: Redis | undefined;
   #connected = false;
@@ -33,8 +38,9 @@ export class RedisFactWatchHub {
   #generation = 0;
   #closed = false;
 
-  constructor(createSubscriber: () => Redis) {
+  constructor(createSubscriber: () => Redis, heartbeatMs: number) {
     this.#createSubscriber = createSubscriber;
+    this.#heartbeatMs = heartbeatMs;
   }
 
   watch(channelName: string, onChange: () => void): FactWatch {
@@ -68,6 +74,8 @@ export class RedisFactWatchHub {
       for (const watcher of channel.watchers) watcher.closed = true;
     }
     this.#channels.clear();
+    if (this.#heartbeat) clearInterval(this.#heartbeat);
+    this.#heartbeat = undefined;
     this.#subscriber?.disconnect();
     this.#subscriber = undefined;
   }
@@ -80,13 +88,11 @@ export class RedisFactWatchHub {
       if (this.#subscriber !== subscriber) return;
       this.#connected = true;
       this.#generation += 1;
+      this.#pingPending = false;
       this.#subscribe([...this.#channels.values()]);
     });
     subscriber.on('close', () => {
-      if (this.#subscriber !== subscriber) return;
-      this.#connected = false;
-      this.#generation += 1;
-      for (const channel of this.#channels.values()) channel.confirmed = false;
+      if (this.#subscriber === subscriber) this.#disconnected();
     });
     subscriber.on('message', (name: string) => {
       const channel = this.#channels.get(name);
@@ -97,6 +103,33 @@ export class RedisFactWatchHub {
     subscriber.on('error', () => {});
     // A failed first connect is retried by the client's retry strategy like any other.
     subscriber.connect().catch(() => {});
+    this.#heartbeat = setInterval(() => this.#checkConnection(subscriber), this.#heartbeatMs);
+    this.#heartbeat.unref?.();
+  }
+
+  #checkConnection(subscriber: Redis): void {
+    if (this.#subscriber !== subscriber || !this.#connected) return;
+    if (this.#pingPending) {
+      // Not live from now on; destroying the socket (ending it would wait for a peer that
+      // may be gone) makes the client reconnect by its retry strategy.
+      this.#disconnected();
+      subscriber.stream?.destroy();
+      return;
+    }
+    this.#pingPending = true;
+    const generation = this.#generation;
+    subscriber.ping().then(
+      () => {
+        if (generation === this.#generation) this.#pingPending = false;
+      },
+      () => {},
+    );
+  }
+
+  #disconnected(): void {
+    this.#connected = false;
+    this.#generation += 1;
+    for (const channel of this.#channels.values()) channel.confirmed = false;
   }
 
   #subscribe(channels: Channel[]): void {

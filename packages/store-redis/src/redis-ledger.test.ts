@@ -5,6 +5,7 @@ import { createFakeClock } from '@recourse/core/testing';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RedisLedger } from './redis-ledger.js';
+import { startTcpProxy } from './tcp-proxy.test-harness.js';
 
 const url = process.env.RECOURSE_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `recourse-test:${randomUUID()}:`;
@@ -106,6 +107,12 @@ describe('RedisLedger options', () => {
     );
     expect(() => new RedisLedger({ url, retentionMs: Number.NaN })).toThrow(
       expect.objectContaining({ field: 'retentionMs' }),
+    );
+  });
+
+  it('rejects a watch heartbeat that is not a positive duration, naming the field', () => {
+    expect(() => new RedisLedger({ url, watchHeartbeatMs: 0 })).toThrow(
+      expect.objectContaining({ field: 'watchHeartbeatMs' }),
     );
   });
 
@@ -302,6 +309,31 @@ describe('RedisLedger fact watches', () => {
     other.close();
     expect(changes).toBe(after);
     watch.close();
+  });
+
+  it('stops being live when its connection goes silent, and recovers when the network is back', async () => {
+    const proxy = await startTcpProxy(Number(new URL(url).port || 6379));
+    try {
+      const ledger = open({ url: `redis://127.0.0.1:${proxy.port}`, watchHeartbeatMs: 100 });
+      const writer = open();
+      const run = `silent-${randomUUID()}`;
+      let changes = 0;
+      const watch = ledger.watchFacts(run, () => {
+        changes += 1;
+      });
+      await eventually(() => watch.live);
+      proxy.freeze();
+      // No FIN, no RST: only the unanswered PING shows the connection is gone.
+      await eventually(() => !watch.live);
+      const before = changes;
+      expect(await writer.addFact(run, 'denial', 'r', denial)).toBe(true);
+      proxy.thaw();
+      await eventually(() => watch.live && changes > before);
+      expect((await ledger.listFacts(run)).denial).toEqual([denial]);
+      watch.close();
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('opens one subscriber connection for all its watches, and closes it on close(), also beside a client you own', async () => {

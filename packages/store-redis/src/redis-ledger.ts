@@ -34,6 +34,7 @@ const expiryMarginMs = 60 * 60 * 1000;
 // seven retention periods.
 const minimumFactTtlMs = 7 * 24 * 60 * 60 * 1000;
 const factTtlRetentions = 7;
+const defaultWatchHeartbeatMs = 5_000;
 
 /**
  * A ledger in Redis (standalone or a primary with replicas; not Cluster), shared by any
@@ -47,6 +48,7 @@ export class RedisLedger implements Ledger {
   readonly #scripts: LedgerScripts;
   readonly #timings: ResolvedLedgerOptions;
   readonly #prefix: string;
+  readonly #watchHeartbeatMs: number;
   #watches: RedisFactWatchHub | undefined;
   #closed = false;
 
@@ -57,6 +59,7 @@ export class RedisLedger implements Ledger {
     this.#owned = options.client === undefined;
     this.#client = options.client ?? createOwnedClient(options.url);
     this.#scripts = defineScripts(this.#client);
+    this.#watchHeartbeatMs = options.watchHeartbeatMs ?? defaultWatchHeartbeatMs;
   }
 
   /** The default lease of a claim, in milliseconds. */
@@ -197,14 +200,16 @@ export class RedisLedger implements Ledger {
    */
   watchFacts(runId: string, onChange: () => void): FactWatch {
     if (this.#closed) return { live: false, close() {} };
-    this.#watches ??= new RedisFactWatchHub(() =>
-      this.#client.duplicate({
-        lazyConnect: true,
-        // The hub subscribes on every 'ready' itself, so it knows when a watch is live.
-        autoResubscribe: false,
-        autoResendUnfulfilledCommands: false,
-        enableOfflineQueue: false,
-      }),
+    this.#watches ??= new RedisFactWatchHub(
+      () =>
+        this.#client.duplicate({
+          lazyConnect: true,
+          // The hub subscribes on every 'ready' itself, so it knows when a watch is live.
+          autoResubscribe: false,
+          autoResendUnfulfilledCommands: false,
+          enableOfflineQueue: false,
+        }),
+      this.#watchHeartbeatMs,
     );
     return this.#watches.watch(this.#factChannel(runId), onChange);
   }

@@ -29,7 +29,9 @@ export function describeRunStateContract(harness: () => LedgerContractHarness): 
       const { ledger } = harness();
       const handles = await harness().handles();
       const values = await Promise.all(
-        Array.from({ length: 50 }, (_, i) => handles[i % handles.length]!.addRepair(run('a'), 'fp')),
+        Array.from({ length: 50 }, (_, i) =>
+          handles[i % handles.length]!.addRepair(run('a'), 'fp'),
+        ),
       );
       expect([...values].sort((x, y) => x - y)).toEqual(
         Array.from({ length: 50 }, (_, i) => i + 1),
