@@ -30,10 +30,7 @@ const count =
   };
 const duration: Check = (value, field) => {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw new InvalidOptionsError(
-      field,
-      `must be a number of milliseconds > 0, got ${String(value)}`,
-    );
+    throw new InvalidOptionsError(field, `must be a number of milliseconds > 0, got ${String(value)}`);
   }
 };
 const oneOf =
@@ -51,9 +48,7 @@ const strings: Check = (value, field) => {
 const methods =
   (what: string, ...names: string[]): Check =>
   (value, field) => {
-    const missing = isObject(value)
-      ? names.filter((name) => typeof value[name] !== 'function')
-      : names;
+    const missing = isObject(value) ? names.filter((name) => typeof value[name] !== 'function') : names;
     if (missing.length > 0) {
       throw new InvalidOptionsError(field, `must be ${what} (missing ${missing.join(', ')})`);
     }
@@ -113,8 +108,7 @@ const coreShape: Shape = {
   },
   ledger: methods('a Ledger', ...ledgerMethods),
   policies: (value, field) => {
-    if (!isObject(value))
-      throw new InvalidOptionsError(field, 'must be an object keyed by tool name');
+    if (!isObject(value)) throw new InvalidOptionsError(field, 'must be an object keyed by tool name');
     for (const [tool, policy] of Object.entries(value)) checkPolicy(policy, `${field}.${tool}`);
   },
   defaultPolicy: (value, field) => checkPolicy(value, field),
@@ -131,9 +125,7 @@ const coreShape: Shape = {
   onEvent: fn,
   recognisers: (value, field) => {
     if (!Array.isArray(value)) throw new InvalidOptionsError(field, 'must be an array');
-    value.forEach((item, index) =>
-      methods('a Recogniser', 'recognise')(item, `${field}[${index}]`),
-    );
+    value.forEach((item, index) => methods('a Recogniser', 'recognise')(item, `${field}[${index}]`));
   },
   inFlightWaitMs: count(0),
   tracer: methods('an OpenTelemetry Tracer', 'startSpan'),
@@ -182,8 +174,7 @@ export function validateRecoveryOptions(
   if (!isObject(options)) {
     throw new InvalidOptionsError('options', 'expected an object with at least `runId`');
   }
-  if (options.runId === undefined)
-    throw new InvalidOptionsError('runId', 'must be a non-empty string');
+  if (options.runId === undefined) throw new InvalidOptionsError('runId', 'must be a non-empty string');
   checkShape(options, '', { ...coreShape, ...extra });
 }
 

@@ -1,5 +1,5 @@
-import type { Outcome } from '../../contract/outcome.js';
 import type { RecoveryContract } from '../../contract/recovery-contract.js';
+import type { Outcome } from '../../contract/outcome.js';
 import type { Denial } from '../../ledger/ledger.js';
 import type { Classification, Decision } from '../../types.js';
 
@@ -43,16 +43,7 @@ export type RecoveryEvent =
     })
   | { type: 'policy.undeclared'; runId: string; tool: string; at: number }
   | { type: 'policy.unused'; runId: string; tool: string; suggestion?: string; at: number }
-  | {
-      type: 'plan.replanned';
-      runId: string;
-      from: number;
-      to: number;
-      tool: string;
-      code: string;
-      observation: string;
-      at: number;
-    }
+  | { type: 'plan.replanned'; runId: string; from: number; to: number; tool: string; code: string; observation: string; at: number }
   | { type: 'denial.recorded'; runId: string; denial: Denial; at: number }
   | { type: 'access.granted'; runId: string; resource: string; grantedBy: string; at: number }
   | { type: 'run.stopped'; runId: string; outcome: Outcome; at: number };

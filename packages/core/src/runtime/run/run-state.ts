@@ -15,12 +15,7 @@ export interface BlockedEntry {
 
 /** Everything that changes the run's state. `dispatch` is the only way to change it. */
 export type RunAction =
-  | {
-      type: 'succeeded';
-      tool: string;
-      operation?: string | undefined;
-      recovery?: Recovery | undefined;
-    }
+  | { type: 'succeeded'; tool: string; operation?: string | undefined; recovery?: Recovery | undefined }
   | { type: 'degraded'; tool: string; missing: string; recovery?: Recovery | undefined }
   | {
       type: 'failed';
@@ -33,13 +28,7 @@ export type RunAction =
     }
   | { type: 'blocked'; entry: BlockedEntry; guidance?: string | undefined }
   | { type: 'escalated'; entries: BlockedEntry[] }
-  | {
-      type: 'escalation.answered';
-      tool: string;
-      resources: string[];
-      declined: boolean;
-      guidance?: string | undefined;
-    }
+  | { type: 'escalation.answered'; tool: string; resources: string[]; declined: boolean; guidance?: string | undefined }
   | { type: 'stopped'; terminal: Terminal }
   | { type: 'replanned'; tool: string; code: string; observation: string }
   | { type: 'guidance.taken' }
