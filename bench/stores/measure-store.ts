@@ -41,7 +41,7 @@ export async function measureStore(
       const key = `${tag}:cc:${i}`;
       const claimed = await ledgerOf(client).claim({ key, payloadHash: 'h' });
       if (claimed.status !== 'acquired') throw new Error(`fresh key ${key} was ${claimed.status}`);
-      await ledgerOf(client).complete(key, claimed.token, { ok: true });
+      await ledgerOf(client).complete(key, claimed.token, { json: '{"ok":true}' });
     },
     raw: async (client, i) => {
       if (!(await store.rawWrite(client, `${tag}:r:${i}`)))
