@@ -11,8 +11,9 @@ export function isRunFactKind(kind: unknown): kind is RunFactKind {
 }
 
 /**
- * The fact as the JSON text a store keeps. Rejects an unknown kind, an empty id and a
- * fact that is not a JSON object, naming the field: stored, they could never be listed.
+ * The fact as the JSON text a store keeps. Rejects an unknown kind, an id that is not a
+ * string and a fact that is not a JSON object, naming the field: stored, they could never
+ * be listed as the facts they claim to be.
  */
 export function serializeRunFact(kind: unknown, id: unknown, fact: unknown): string {
   if (!isRunFactKind(kind)) {
@@ -21,8 +22,8 @@ export function serializeRunFact(kind: unknown, id: unknown, fact: unknown): str
       `must be one of ${runFactKinds.join(', ')}, got ${JSON.stringify(kind)}`,
     );
   }
-  if (typeof id !== 'string' || id === '') {
-    throw new InvalidOptionsError('id', 'must be a non-empty string');
+  if (typeof id !== 'string') {
+    throw new InvalidOptionsError('id', `must be a string, got ${typeof id}`);
   }
   let text: string | undefined;
   try {
