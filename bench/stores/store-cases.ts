@@ -111,7 +111,7 @@ export async function openPostgresCase(
     async close() {
       for (const ledger of ledgers) await ledger.close?.();
       await pool.query(
-        `DROP TABLE IF EXISTS ${table}_raw, ${table}, ${table}_counters, ${table}_denials`,
+        `DROP TABLE IF EXISTS ${table}_raw, ${table}, ${table}_repairs, ${table}_facts`,
       );
       await pool.end();
     },

@@ -63,7 +63,7 @@ export async function dropStore(spec: StoreSpec): Promise<void> {
     await client.connect();
     try {
       await client.query(
-        `DROP TABLE IF EXISTS ${spec.table}, ${spec.table}_counters, ${spec.table}_denials`,
+        `DROP TABLE IF EXISTS ${spec.table}, ${spec.table}_repairs, ${spec.table}_facts`,
       );
     } finally {
       await client.end();

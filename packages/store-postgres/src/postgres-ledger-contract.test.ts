@@ -20,7 +20,7 @@ describeLedgerContract(
 afterAll(async () => {
   const admin = new Pool({ connectionString });
   for (const table of tables) {
-    await admin.query(`DROP TABLE IF EXISTS "${table}", "${table}_counters", "${table}_denials"`);
+    await admin.query(`DROP TABLE IF EXISTS "${table}", "${table}_repairs", "${table}_facts"`);
   }
   await admin.end();
 });

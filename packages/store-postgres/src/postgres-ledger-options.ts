@@ -1,15 +1,20 @@
-import { InvalidOptionsError, type LedgerOptions } from '@recourse/core';
+import { InvalidOptionsError, type LedgerOptions } from '@recourse/core/store';
 import type { Pool } from 'pg';
 
 export type PostgresLedgerOptions = LedgerOptions & {
   /**
-   * Base name of the ledger's tables: `<table>` (records), `<table>_counters`,
-   * `<table>_denials`. Lower-case letters, digits and `_`, at most 48 characters.
-   * Default `recourse_ledger`.
+   * Base name of the ledger's tables: `<table>` (records), `<table>_repairs`,
+   * `<table>_facts`, and of the channel fact watches listen on. Lower-case letters,
+   * digits and `_`, at most 48 characters. Default `recourse_ledger`.
    */
   table?: string | undefined;
   /** Schema of the tables (created if missing). Default: the connection's search_path. */
   schema?: string | undefined;
+  /**
+   * How often a fact watch checks its listening connection (`SELECT 1`); one left
+   * unanswered until the next check makes the watches not live and reconnects. Default 5 s.
+   */
+  watchHeartbeatMs?: number | undefined;
 } & (
     | {
         /** `postgres://` URL or libpq key=value string; the ledger creates, and `close()`
@@ -27,7 +32,7 @@ export type PostgresLedgerOptions = LedgerOptions & {
 export const defaultTable = 'recourse_ledger';
 
 // Unquoted-style identifiers only, so that a name can never smuggle SQL in, and short
-// enough that `<table>_counters` stays under PostgreSQL's 63-byte limit.
+// enough that `<table>_repairs` and the watch channel stay under PostgreSQL's 63-byte limit.
 const tablePattern = /^[a-z_][a-z0-9_]{0,47}$/;
 const schemaPattern = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -43,6 +48,16 @@ export function validatePostgresTarget(options: PostgresLedgerOptions): void {
     throw new InvalidOptionsError(
       'schema',
       `must match ${schemaPattern}, got ${JSON.stringify(options.schema)}`,
+    );
+  }
+  const heartbeat = options.watchHeartbeatMs;
+  if (
+    heartbeat !== undefined &&
+    !(typeof heartbeat === 'number' && heartbeat > 0 && Number.isFinite(heartbeat))
+  ) {
+    throw new InvalidOptionsError(
+      'watchHeartbeatMs',
+      `must be a positive number of milliseconds, got ${heartbeat}`,
     );
   }
   if (options.pool !== undefined) {

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
-import { InvalidOptionsError, LedgerUnavailableError } from '@recourse/core';
+import { InvalidOptionsError, LedgerUnavailableError } from '@recourse/core/store';
 import { createFakeClock } from '@recourse/core/testing';
 import { Pool } from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PostgresLedger, type PostgresLedgerOptions } from './index.js';
+import { startTcpProxy } from './tcp-proxy.test-harness.js';
 
 const connectionString =
   process.env.RECOURSE_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -32,7 +33,7 @@ function open(options: Partial<PostgresLedgerOptions> = {}): PostgresLedger {
 afterAll(async () => {
   for (const ledger of opened) await ledger.close();
   for (const t of tables) {
-    await admin.query(`DROP TABLE IF EXISTS "${t}", "${t}_counters", "${t}_denials"`);
+    await admin.query(`DROP TABLE IF EXISTS "${t}", "${t}_repairs", "${t}_facts"`);
   }
   for (const s of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${s}" CASCADE`);
   await admin.end();
@@ -47,14 +48,15 @@ describe('PostgresLedger when PostgreSQL is down', () => {
     await expect(claim).rejects.toMatchObject({ store: 'postgres', code: 'LEDGER_UNAVAILABLE' });
     await expect(claim).rejects.toThrow(/ECONNREFUSED/);
     await expect(ledger.migrate()).rejects.toBeInstanceOf(LedgerUnavailableError);
-    await expect(ledger.listDenials('run')).rejects.toBeInstanceOf(LedgerUnavailableError);
+    await expect(ledger.listFacts('run')).rejects.toBeInstanceOf(LedgerUnavailableError);
+    await expect(ledger.addRepair('run', 'fp')).rejects.toBeInstanceOf(LedgerUnavailableError);
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('survives a backend dying under an idle pooled client, and recovers', async () => {
     const name = uniqueName();
     const ledger = open({ connectionString: `${connectionString}?application_name=${name}` });
-    await ledger.incrementCounter('run', 'n');
+    await ledger.addRepair('run', 'fp');
     const killed = await admin.query(
       'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1',
       [name],
@@ -71,9 +73,9 @@ describe('PostgresLedger when PostgreSQL is down', () => {
     }
     await admin.query('SELECT 1');
     // Either the dead client is dropped first, or one call fails as unavailable: never a crash.
-    const first = await ledger.incrementCounter('run', 'n').catch((error: unknown) => error);
+    const first = await ledger.addRepair('run', 'fp').catch((error: unknown) => error);
     if (typeof first !== 'number') expect(first).toBeInstanceOf(LedgerUnavailableError);
-    expect(await ledger.getCounter('run', 'n')).toBe(typeof first === 'number' ? 2 : 1);
+    expect(await ledger.getRepairs('run', 'fp')).toBe(typeof first === 'number' ? 2 : 1);
   });
 });
 
@@ -103,6 +105,9 @@ describe('PostgresLedger options', () => {
     expect(() => new PostgresLedger({ connectionString, leaseMs: -1 })).toThrow(
       expect.objectContaining({ field: 'leaseMs' }),
     );
+    expect(() => new PostgresLedger({ connectionString, watchHeartbeatMs: Number.NaN })).toThrow(
+      expect.objectContaining({ field: 'watchHeartbeatMs' }),
+    );
     const both = { connectionString, pool: admin } as unknown as PostgresLedgerOptions;
     expect(() => new PostgresLedger(both)).toThrow(
       expect.objectContaining({ field: 'connectionString' }),
@@ -131,12 +136,12 @@ describe('PostgresLedger tables', () => {
     const ledger = open({ schema, table: 'ledger' });
     await ledger.migrate();
     await ledger.migrate();
-    await ledger.addDenial('run', { resource: 'r', tool: 't', reason: 'FORBIDDEN', at: 1 });
+    await ledger.addFact('run', 'denial', 'r', { resource: 'r', tool: 't', reason: 'X', at: 1 });
     const { rows } = await admin.query(
       'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1',
       [schema],
     );
-    expect(rows.map((r) => r.table_name)).toEqual(['ledger', 'ledger_counters', 'ledger_denials']);
+    expect(rows.map((r) => r.table_name)).toEqual(['ledger', 'ledger_facts', 'ledger_repairs']);
   });
 
   it('works for a role that may only read and write rows once the tables exist', async () => {
@@ -145,9 +150,9 @@ describe('PostgresLedger tables', () => {
     await open({ table }).migrate();
     await admin.query(`CREATE ROLE ${role} LOGIN`);
     try {
-      const all = `"${table}", "${table}_counters", "${table}_denials"`;
+      const all = `"${table}", "${table}_repairs", "${table}_facts"`;
       await admin.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ${all} TO ${role}`);
-      await admin.query(`GRANT USAGE ON SEQUENCE "${table}_denials_id_seq" TO ${role}`);
+      await admin.query(`GRANT USAGE ON SEQUENCE "${table}_facts_seq_seq" TO ${role}`);
       const url = new URL(connectionString);
       url.username = role;
       const limited = open({ connectionString: url.href, table });
@@ -158,7 +163,8 @@ describe('PostgresLedger tables', () => {
         cause: expect.objectContaining({ code: '42501' }),
       });
       expect((await limited.claim({ key: 'k', payloadHash: 'h' })).status).toBe('acquired');
-      await limited.addDenial('run', { resource: 'r', tool: 't', reason: 'FORBIDDEN', at: 1 });
+      await limited.addFact('run', 'denial', 'r', { resource: 'r', tool: 't', reason: 'X', at: 1 });
+      expect(await limited.addRepair('run', 'fp')).toBe(1);
       await limited.close();
       await other.close();
     } finally {
@@ -185,7 +191,7 @@ describe('PostgresLedger sweep', () => {
     const ledger = open({ clock, leaseMs: 100, retentionMs: 1_000 });
     const done = await ledger.claim({ key: 'done', payloadHash: 'h' });
     if (done.status !== 'acquired') throw new Error('claim failed');
-    await ledger.complete('done', done.token, 1);
+    await ledger.complete('done', done.token, { json: '1' });
     await ledger.claim({ key: 'stuck', payloadHash: 'h' });
     await clock.advance(950);
     await ledger.claim({ key: 'fresh', payloadHash: 'h' });
@@ -235,5 +241,187 @@ describe('PostgresLedger against a server that accepts connections and never ans
     } finally {
       server.close();
     }
+  });
+});
+
+describe('PostgresLedger tables of an earlier version', () => {
+  it('turns a jsonb result column into result text, keeping completed results', async () => {
+    const table = uniqueName();
+    tables.push(table);
+    await admin.query(`CREATE TABLE "${table}" (
+      key text PRIMARY KEY, state text NOT NULL, payload_hash text NOT NULL, token text NOT NULL,
+      lease_expires_at bigint, result jsonb, note text, in_doubt boolean NOT NULL DEFAULT false,
+      previous text, updated_at bigint NOT NULL)`);
+    await admin.query(
+      `INSERT INTO "${table}" (key, state, payload_hash, token, result, updated_at)
+       VALUES ('refund:p-1', 'completed', 'h', 't', '{"b": 1, "a": [true]}', 1000)`,
+    );
+    const ledger = open({ table, clock: createFakeClock(2_000) });
+    expect(await ledger.claim({ key: 'refund:p-1', payloadHash: 'h' })).toEqual({
+      status: 'completed',
+      result: { json: '{"a": [true], "b": 1}' },
+    });
+    const { rows } = await admin.query(
+      `SELECT column_name FROM information_schema.columns WHERE table_name = $1
+         AND column_name LIKE 'result%' ORDER BY 1`,
+      [table],
+    );
+    expect(rows.map((r) => r.column_name)).toEqual(['result_json', 'result_unstorable']);
+  });
+});
+
+/** Polls real time until `check` passes: notifications arrive on their own schedule. */
+async function eventually(check: () => boolean | Promise<boolean>, ms = 8_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('not reached in time');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** Backends of `name` that listen (their last statement was the LISTEN). */
+async function listeners(name: string): Promise<number> {
+  const { rows } = await admin.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM pg_stat_activity
+      WHERE application_name = $1 AND query LIKE 'LISTEN%'`,
+    [name],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+describe('PostgresLedger fact watches', () => {
+  const denial = { resource: 'r', tool: 't', reason: 'HTTP_403', at: 1 };
+
+  it('after its listening backend is terminated, listens again, calls onChange and delivers new facts', async () => {
+    const name = uniqueName();
+    const table = uniqueName();
+    const ledger = open({
+      connectionString: `${connectionString}?application_name=${name}`,
+      table,
+      watchHeartbeatMs: 60_000,
+    });
+    const writer = open({ table });
+    let changes = 0;
+    const watch = ledger.watchFacts('run', () => {
+      changes += 1;
+    });
+    await eventually(() => watch.live);
+    const connected = changes;
+    const killed = await admin.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+        WHERE application_name = $1 AND query LIKE 'LISTEN%'`,
+      [name],
+    );
+    expect(killed.rowCount).toBe(1);
+    // Facts may have been added while nobody listened: the new LISTEN says so.
+    await eventually(() => changes > connected && watch.live);
+    const before = changes;
+    expect(await writer.addFact('run', 'denial', 'r', denial)).toBe(true);
+    await eventually(() => changes > before);
+    // A fact that was known already notifies no one; a later one on another run is the
+    // proof of delivery order (notifications arrive in commit order).
+    const after = changes;
+    expect(await writer.addFact('run', 'denial', 'r', denial)).toBe(false);
+    let other = 0;
+    const otherWatch = ledger.watchFacts('other', () => {
+      other += 1;
+    });
+    await eventually(() => otherWatch.live);
+    const otherBefore = other;
+    await writer.addFact('other', 'denial', 'r', denial);
+    await eventually(() => other > otherBefore);
+    expect(changes).toBe(after);
+    watch.close();
+    otherWatch.close();
+  });
+
+  it('stops being live when its connection goes silent, and recovers when the network is back', async () => {
+    const target = new URL(connectionString);
+    const proxy = await startTcpProxy(Number(target.port || 5432));
+    try {
+      const via = new URL(connectionString);
+      via.hostname = '127.0.0.1';
+      via.port = String(proxy.port);
+      const table = uniqueName();
+      const ledger = open({ connectionString: via.href, table, watchHeartbeatMs: 100 });
+      const writer = open({ table });
+      let changes = 0;
+      const watch = ledger.watchFacts('run', () => {
+        changes += 1;
+      });
+      await eventually(() => watch.live);
+      proxy.freeze();
+      // No FIN, no RST: only the unanswered heartbeat shows the connection is gone.
+      await eventually(() => !watch.live);
+      const before = changes;
+      expect(await writer.addFact('run', 'denial', 'r', denial)).toBe(true);
+      proxy.thaw();
+      await eventually(() => watch.live && changes > before);
+      expect((await ledger.listFacts('run')).denial).toEqual([denial]);
+      watch.close();
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('holds one connection for all its watches, and gives it back when the last one closes', async () => {
+    const name = uniqueName();
+    const pool = new Pool({ connectionString, application_name: name });
+    const table = uniqueName();
+    tables.push(table);
+    const ledger = new PostgresLedger({ pool, table, watchHeartbeatMs: 60_000 });
+    const watches = ['a', 'b', 'c'].map((run) => ledger.watchFacts(run, () => {}));
+    for (const watch of watches) await eventually(() => watch.live);
+    expect(await listeners(name)).toBe(1);
+    for (const watch of watches.slice(0, 2)) watch.close();
+    expect(watches[2]?.live).toBe(true);
+    watches[2]?.close();
+    expect(watches[2]?.live).toBe(false);
+    await eventually(async () => (await listeners(name)) === 0);
+    // A watch after that listens again; close() ends it and leaves your pool open.
+    const again = ledger.watchFacts('a', () => {});
+    await eventually(() => again.live);
+    await ledger.close();
+    expect(again.live).toBe(false);
+    await eventually(async () => (await listeners(name)) === 0);
+    expect((await pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    expect(ledger.watchFacts('a', () => {}).live).toBe(false);
+    await pool.end();
+  });
+
+  it('keeps ledgers of one table name in different schemas apart', async () => {
+    const [first, second] = [uniqueName(), uniqueName()];
+    schemas.push(first, second);
+    const mine = open({ schema: first, table: 'ledger', watchHeartbeatMs: 60_000 });
+    const theirs = open({ schema: second, table: 'ledger' });
+    let changes = 0;
+    let proofs = 0;
+    const watch = mine.watchFacts('run', () => {
+      changes += 1;
+    });
+    const proof = mine.watchFacts('proof', () => {
+      proofs += 1;
+    });
+    await eventually(() => watch.live && proof.live);
+    const before = [changes, proofs] as const;
+    expect(await theirs.addFact('run', 'denial', 'r', denial)).toBe(true);
+    expect(await mine.addFact('proof', 'denial', 'r', denial)).toBe(true);
+    await eventually(() => proofs > before[1]);
+    expect(changes).toBe(before[0]);
+    watch.close();
+    proof.close();
+  });
+
+  it('keeps a watch not live while PostgreSQL is down', async () => {
+    const ledger = open({ connectionString: 'postgres://postgres@127.0.0.1:1/test' });
+    let changes = 0;
+    const watch = ledger.watchFacts('run', () => {
+      changes += 1;
+    });
+    await expect(ledger.getRepairs('run', 'fp')).rejects.toBeInstanceOf(LedgerUnavailableError);
+    expect(watch.live).toBe(false);
+    watch.close();
+    await ledger.close();
+    expect(changes).toBe(0);
   });
 });

@@ -2,26 +2,31 @@ import { randomUUID } from 'node:crypto';
 import {
   type ClaimRequest,
   type ClaimResult,
-  checkCounterStep,
-  type Denial,
-  type JsonValue,
+  checkStoredResult,
+  createRunFactLists,
+  type FactWatch,
   LeaseLostError,
   type Ledger,
   type LedgerRecord,
   LedgerUnavailableError,
+  pushRunFact,
   type ResolvedLedgerOptions,
+  type RunFactKind,
+  type RunFactLists,
+  type RunFacts,
   resolveLeaseMs,
   resolveLedgerOptions,
-} from '@recourse/core';
+  type StoredResult,
+  serializeRunFact,
+} from '@recourse/core/store';
 import { Pool, type QueryResultRow } from 'pg';
 import {
-  type DenialRow,
   isRowPastRetention,
   type RecordRow,
-  toCapabilityKey,
-  toDenial,
   toLedgerRecord,
+  toRowResult,
 } from './postgres-codec.js';
+import { PostgresFactWatchHub } from './postgres-fact-watch.js';
 import {
   defaultTable,
   type PostgresLedgerOptions,
@@ -35,6 +40,7 @@ import { toLedgerError } from './to-ledger-error.js';
 const maxClaimRounds = 8;
 // Records past retention are deleted every so many claims (see `sweep`).
 const sweepEvery = 1_000;
+const defaultWatchHeartbeatMs = 5_000;
 
 /**
  * A ledger in PostgreSQL, shared by any number of processes. A claim is one
@@ -50,8 +56,11 @@ export class PostgresLedger implements Ledger {
   readonly #schema: string | undefined;
   readonly #names: TableNames;
   readonly #sql: LedgerStatements;
+  readonly #watchHeartbeatMs: number;
   #ready: Promise<void> | undefined;
   #claimsSinceSweep = 0;
+  #watches: PostgresFactWatchHub | undefined;
+  #closed = false;
 
   constructor(options: PostgresLedgerOptions) {
     validatePostgresTarget(options);
@@ -61,6 +70,7 @@ export class PostgresLedger implements Ledger {
     this.#sql = createStatements(this.#names);
     this.#owned = options.pool === undefined;
     this.#pool = options.pool ?? createOwnedPool(options.connectionString);
+    this.#watchHeartbeatMs = options.watchHeartbeatMs ?? defaultWatchHeartbeatMs;
   }
 
   /** The default lease of a claim, in milliseconds. */
@@ -117,9 +127,15 @@ export class PostgresLedger implements Ledger {
     throw new LedgerUnavailableError('postgres', `claim of ${request.key} did not settle`);
   }
 
-  async complete(key: string, token: string, result: JsonValue): Promise<void> {
-    const json = JSON.stringify(result) ?? 'null';
-    const updated = await this.#query(this.#sql.complete, [key, token, json, this.#now()]);
+  async complete(key: string, token: string, result: StoredResult): Promise<void> {
+    const { json, unstorable } = checkStoredResult(result);
+    const updated = await this.#query(this.#sql.complete, [
+      key,
+      token,
+      json ?? null,
+      unstorable ?? null,
+      this.#now(),
+    ]);
     if (updated.rowCount) return;
     const done = await this.#query(this.#sql.isCompletedBy, [key, token]);
     if (!done.rowCount) throw new LeaseLostError(key);
@@ -162,36 +178,68 @@ export class PostgresLedger implements Ledger {
     return toLedgerRecord(row);
   }
 
-  async incrementCounter(runId: string, name: string, by = 1): Promise<number> {
-    checkCounterStep(by);
-    const { rows } = await this.#query<{ value: number }>(this.#sql.increment, [runId, name, by]);
-    return Number(rows[0]?.value ?? 0);
-  }
-
-  async getCounter(runId: string, name: string): Promise<number> {
-    const { rows } = await this.#query<{ value: number }>(this.#sql.counter, [runId, name]);
-    return Number(rows[0]?.value ?? 0);
-  }
-
-  async addDenial(runId: string, denial: Denial): Promise<void> {
-    await this.#query(this.#sql.addDenial, [
+  async addRepair(runId: string, fingerprint: string): Promise<number> {
+    const { rows } = await this.#query<{ count: string }>(this.#sql.addRepair, [
       runId,
-      denial.resource,
-      denial.capability ?? null,
-      toCapabilityKey(denial.capability),
-      denial.tool,
-      denial.reason,
-      denial.at,
+      fingerprint,
+      this.#now(),
     ]);
+    return Number(rows[0]?.count ?? 0);
   }
 
-  async listDenials(runId: string): Promise<Denial[]> {
-    const { rows } = await this.#query<DenialRow>(this.#sql.listDenials, [runId]);
-    return rows.map(toDenial);
+  async getRepairs(runId: string, fingerprint: string): Promise<number> {
+    const { rows } = await this.#query<{ count: string }>(this.#sql.repairs, [runId, fingerprint]);
+    return Number(rows[0]?.count ?? 0);
   }
 
-  /** Ends the pool the ledger created; a pool you passed in stays open. */
+  async addFact<K extends RunFactKind>(
+    runId: string,
+    kind: K,
+    id: string,
+    fact: RunFacts[K],
+  ): Promise<boolean> {
+    const json = serializeRunFact(kind, id, fact);
+    const added = await this.#query(this.#sql.addFact, [
+      runId,
+      kind,
+      id,
+      json,
+      this.#now(),
+      this.#names.channel,
+    ]);
+    return added.rowCount === 1;
+  }
+
+  async listFacts(runId: string): Promise<RunFactLists> {
+    const { rows } = await this.#query<{ kind: string; data: string }>(this.#sql.listFacts, [
+      runId,
+    ]);
+    const lists = createRunFactLists();
+    for (const row of rows) pushRunFact(lists, row.kind, row.data);
+    return lists;
+  }
+
+  /**
+   * Pushes new facts of the run through LISTEN/NOTIFY: `addFact` notifies the table's
+   * channel with the run id in the statement that inserts the fact. The first watch takes
+   * one connection from the pool and holds it for LISTEN while any watch of this ledger is
+   * open (every watch shares it); it goes back, destroyed, when the last watch closes.
+   */
+  watchFacts(runId: string, onChange: () => void): FactWatch {
+    if (this.#closed) return { live: false, close() {} };
+    this.#watches ??= new PostgresFactWatchHub({
+      connect: () => this.#pool.connect(),
+      channel: this.#names.channel,
+      heartbeatMs: this.#watchHeartbeatMs,
+    });
+    return this.#watches.watch(runId, onChange);
+  }
+
+  /** Releases the watch connection, and ends the pool the ledger created; a pool you passed in stays open. */
   async close(): Promise<void> {
+    this.#closed = true;
+    this.#watches?.close();
+    this.#watches = undefined;
     if (this.#owned && !this.#pool.ended) await this.#pool.end();
   }
 
@@ -201,7 +249,7 @@ export class PostgresLedger implements Ledger {
     const row = rows[0];
     if (!row || isRowPastRetention(row, now, this.#timings.retentionMs)) return undefined;
     if (row.payload_hash !== request.payloadHash) return { status: 'conflict' };
-    if (row.state === 'completed') return { status: 'completed', result: row.result };
+    if (row.state === 'completed') return { status: 'completed', result: toRowResult(row) };
     const leaseExpiresAt = Number(row.lease_expires_at ?? 0);
     if (row.state === 'in_flight' && now < leaseExpiresAt) {
       return { status: 'in_flight', leaseExpiresAt };

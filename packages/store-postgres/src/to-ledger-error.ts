@@ -1,4 +1,4 @@
-import { LedgerUnavailableError, RecourseError } from '@recourse/core';
+import { LedgerUnavailableError, RecourseError } from '@recourse/core/store';
 
 /**
  * Any failure talking to PostgreSQL (refused, terminated, timeouts, admin shutdown, too

@@ -1,4 +1,11 @@
-import type { Denial, LedgerRecord, LedgerRecordState } from '@recourse/core';
+import {
+  createRunFactLists,
+  type LedgerRecord,
+  type LedgerRecordState,
+  pushRunFact,
+  type RunFactLists,
+  toStoredResult,
+} from '@recourse/core/store';
 
 const states: readonly string[] = ['in_flight', 'completed', 'uncertain'];
 
@@ -24,21 +31,22 @@ export function parseRecord(
   const since = state === 'in_flight' ? (leaseExpiresAt ?? updatedAt) : updatedAt;
   if (now >= since + retentionMs) return undefined;
   const record: LedgerRecord = { key, state, payloadHash: fields.payloadHash ?? '', updatedAt };
-  if (state === 'completed') record.result = JSON.parse(fields.result ?? 'null');
+  if (state === 'completed') record.result = toStoredResult(fields.result, fields.unstorable);
   if (state === 'in_flight') record.leaseExpiresAt = leaseExpiresAt;
   if (fields.note !== undefined) record.note = fields.note;
   return record;
 }
 
-export function serializeDenial(denial: Denial): string {
-  const { resource, capability, tool, reason, at } = denial;
-  return JSON.stringify(
-    capability === undefined
-      ? { resource, tool, reason, at }
-      : { resource, capability, tool, reason, at },
-  );
+/** A fact log entry: the kind, a space, the fact's JSON (kinds never contain a space). */
+export function toFactEntry(kind: string, json: string): string {
+  return `${kind} ${json}`;
 }
 
-export function parseDenial(text: string): Denial {
-  return JSON.parse(text) as Denial;
+export function parseFactLog(entries: string[]): RunFactLists {
+  const lists = createRunFactLists();
+  for (const entry of entries) {
+    const space = entry.indexOf(' ');
+    if (space > 0) pushRunFact(lists, entry.slice(0, space), entry.slice(space + 1));
+  }
+  return lists;
 }

@@ -1,7 +1,9 @@
 import { describeLedgerContract } from '@recourse/core/testing';
 import { Redis } from 'ioredis';
 import { afterAll } from 'vitest';
-import { RedisLedger } from './index.js';
+// The ledger's own module: the package index also exports the retry budget, which needs
+// the core's main entry.
+import { RedisLedger } from './redis-ledger.js';
 
 const url = process.env.RECOURSE_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const root = 'recourse-contract:';

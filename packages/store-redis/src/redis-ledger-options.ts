@@ -1,9 +1,14 @@
-import { InvalidOptionsError, type LedgerOptions } from '@recourse/core';
+import { InvalidOptionsError, type LedgerOptions } from '@recourse/core/store';
 import type { Redis } from 'ioredis';
 
 export type RedisLedgerOptions = LedgerOptions & {
   /** Prefix of every key the ledger writes. Default `recourse:`. */
   keyPrefix?: string | undefined;
+  /**
+   * How often a fact watch PINGs its subscriber connection; a PING still unanswered at
+   * the next one makes the watches not live and reconnects. Default 5 s.
+   */
+  watchHeartbeatMs?: number | undefined;
 } & (
     | {
         /** `redis://` or `rediss://` URL; the ledger creates, and `close()` quits, its client. */
@@ -24,6 +29,16 @@ export const defaultKeyPrefix = 'recourse:';
 export function validateRedisTarget(options: RedisLedgerOptions): void {
   if (options.keyPrefix !== undefined && typeof options.keyPrefix !== 'string') {
     throw new InvalidOptionsError('keyPrefix', 'must be a string');
+  }
+  const heartbeat = options.watchHeartbeatMs;
+  if (
+    heartbeat !== undefined &&
+    !(typeof heartbeat === 'number' && heartbeat > 0 && Number.isFinite(heartbeat))
+  ) {
+    throw new InvalidOptionsError(
+      'watchHeartbeatMs',
+      `must be a positive number of milliseconds, got ${heartbeat}`,
+    );
   }
   if (options.client !== undefined) {
     if (options.url !== undefined) {

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
-import { InvalidOptionsError, LeaseLostError, LedgerUnavailableError } from '@recourse/core';
+import { InvalidOptionsError, LeaseLostError, LedgerUnavailableError } from '@recourse/core/store';
 import { createFakeClock } from '@recourse/core/testing';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RedisLedger } from './index.js';
+import { RedisLedger } from './redis-ledger.js';
+import { startTcpProxy } from './tcp-proxy.test-harness.js';
 
 const url = process.env.RECOURSE_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `recourse-test:${randomUUID()}:`;
@@ -34,10 +35,24 @@ describe('RedisLedger when Redis is down', () => {
     await expect(claim).rejects.toBeInstanceOf(LedgerUnavailableError);
     await expect(claim).rejects.toMatchObject({ store: 'redis', code: 'LEDGER_UNAVAILABLE' });
     await expect(ledger.get('k')).rejects.toBeInstanceOf(LedgerUnavailableError);
-    await expect(ledger.incrementCounter('run', 'n')).rejects.toBeInstanceOf(
-      LedgerUnavailableError,
-    );
+    await expect(ledger.addRepair('run', 'fp')).rejects.toBeInstanceOf(LedgerUnavailableError);
+    await expect(ledger.listFacts('run')).rejects.toBeInstanceOf(LedgerUnavailableError);
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('keeps a watch not live while Redis is down, and closes it without hanging', async () => {
+    const ledger = open({ url: 'redis://127.0.0.1:1' });
+    let changes = 0;
+    const watch = ledger.watchFacts('run', () => {
+      changes += 1;
+    });
+    // A call that failed has seen the outage; the watch never claimed to be live.
+    await expect(ledger.getRepairs('run', 'fp')).rejects.toBeInstanceOf(LedgerUnavailableError);
+    expect(watch.live).toBe(false);
+    watch.close();
+    await ledger.close();
+    expect(changes).toBe(0);
+    expect(ledger.watchFacts('run', () => {}).live).toBe(false);
   });
 
   it('rejects every call after close() on its own client', async () => {
@@ -95,6 +110,12 @@ describe('RedisLedger options', () => {
     );
   });
 
+  it('rejects a watch heartbeat that is not a positive duration, naming the field', () => {
+    expect(() => new RedisLedger({ url, watchHeartbeatMs: 0 })).toThrow(
+      expect.objectContaining({ field: 'watchHeartbeatMs' }),
+    );
+  });
+
   it('rejects url and client together', () => {
     const client = new Redis(url, { lazyConnect: true });
     const both = { url, client } as unknown as ConstructorParameters<typeof RedisLedger>[0];
@@ -140,14 +161,62 @@ describe('RedisLedger storage', () => {
     const b = await second.claim({ key, payloadHash: 'h' });
     expect(b).toMatchObject({ status: 'acquired', previous: 'expired' });
     if (a.status !== 'acquired' || b.status !== 'acquired') throw new Error('claims failed');
-    await expect(first.complete(key, a.token, 'late')).rejects.toBeInstanceOf(LeaseLostError);
+    await expect(first.complete(key, a.token, { json: '"late"' })).rejects.toBeInstanceOf(
+      LeaseLostError,
+    );
     expect(await first.release(key, a.token)).toBe(false);
     expect(await first.markUncertain(key, a.token)).toBe(false);
-    await second.complete(key, b.token, { ok: true });
+    await second.complete(key, b.token, { json: '{"ok":true}' });
     expect(await first.claim({ key, payloadHash: 'h' })).toEqual({
       status: 'completed',
-      result: { ok: true },
+      result: { json: '{"ok":true}' },
     });
+  });
+
+  it('keeps the result text byte for byte, and reads a record written before results were text', async () => {
+    const ledger = open();
+    const key = `text-${randomUUID()}`;
+    const claim = await ledger.claim({ key, payloadHash: 'h' });
+    if (claim.status !== 'acquired') throw new Error(claim.status);
+    const json = '{ "b": 1,\n "a": "\\u00e9\u00e9", "n": 1.50 }';
+    await ledger.complete(key, claim.token, { json });
+    expect(await ledger.get(key)).toMatchObject({ state: 'completed', result: { json } });
+    // Earlier versions stored the same field as JSON text: such a record reads as before.
+    const admin = new Redis(url);
+    const old = `old-${randomUUID()}`;
+    await admin.hset(`${prefix}record:${old}`, {
+      state: 'completed',
+      payloadHash: 'h',
+      token: '7',
+      result: '{"refundId":"r_1"}',
+      inDoubt: '0',
+      updatedAt: String(Date.now()),
+    });
+    await admin.quit();
+    expect(await ledger.claim({ key: old, payloadHash: 'h' })).toEqual({
+      status: 'completed',
+      result: { json: '{"refundId":"r_1"}' },
+    });
+  });
+
+  it('gives a run’s facts and repairs a long Redis expiry of their own, renewed on write', async () => {
+    const ledger = open({ retentionMs: 10_000 });
+    const run = `ttl-${randomUUID()}`;
+    await ledger.addRepair(run, 'fp');
+    await ledger.addFact(run, 'denial', 'r', { resource: 'r', tool: 't', reason: 'x', at: 1 });
+    const admin = new Redis(url);
+    const week = 7 * 24 * 60 * 60 * 1000;
+    for (const suffix of ['repairs', 'facts', 'factlog']) {
+      const ttl = await admin.pttl(`${prefix}run:${run}:${suffix}`);
+      expect(ttl, suffix).toBeGreaterThan(week - 60_000);
+      expect(ttl, suffix).toBeLessThanOrEqual(week);
+    }
+    await admin.quit();
+    const long = open({ retentionMs: 2 * week });
+    await long.addRepair(run, 'fp');
+    const check = new Redis(url);
+    expect(await check.pttl(`${prefix}run:${run}:repairs`)).toBeGreaterThan(13 * week);
+    await check.quit();
   });
 });
 
@@ -185,5 +254,123 @@ describe('RedisLedger against a server that accepts connections and never answer
     } finally {
       server.close();
     }
+  });
+});
+
+/** Polls real time until `check` passes: pub/sub delivers on its own schedule. */
+async function eventually(check: () => boolean, ms = 5_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error('not reached in time');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** The CLIENT LIST lines of connections named `name` (the ledger's and its subscriber's). */
+async function clientsNamed(name: string): Promise<string[]> {
+  const admin = new Redis(url);
+  const list = (await admin.client('LIST')) as string;
+  await admin.quit();
+  return list.split('\n').filter((line) => line.includes(`name=${name} `));
+}
+
+describe('RedisLedger fact watches', () => {
+  const denial = { resource: 'r', tool: 't', reason: 'HTTP_403', at: 1 };
+
+  it('after its connection is killed, subscribes again, calls onChange and delivers new facts', async () => {
+    const name = `recourse-watch-${randomUUID()}`;
+    const ledger = open({ url: `${url}?connectionName=${name}` });
+    const writer = open();
+    const run = `watch-${randomUUID()}`;
+    let changes = 0;
+    const watch = ledger.watchFacts(run, () => {
+      changes += 1;
+    });
+    await eventually(() => watch.live);
+    const connected = changes;
+    const subscriber = (await clientsNamed(name)).find((line) => /\bsub=1\b/.test(line));
+    const id = subscriber?.match(/^id=(\d+)/)?.[1];
+    expect(id).toBeDefined();
+    const admin = new Redis(url);
+    expect(await admin.client('KILL', 'ID', id ?? '')).toBe(1);
+    await admin.quit();
+    // Facts may have been added while nobody listened: the resubscription says so.
+    await eventually(() => changes > connected && watch.live);
+    const before = changes;
+    expect(await writer.addFact(run, 'denial', 'r', denial)).toBe(true);
+    await eventually(() => changes > before);
+    // An add that changes nothing announces nothing.
+    const after = changes;
+    expect(await writer.addFact(run, 'denial', 'r', denial)).toBe(false);
+    // A SUBSCRIBE confirmed after that add proves delivery order: a message from it would
+    // have reached the subscriber connection first.
+    const other = ledger.watchFacts(`${run}-other`, () => {});
+    await eventually(() => other.live);
+    other.close();
+    expect(changes).toBe(after);
+    watch.close();
+  });
+
+  it('stops being live when its connection goes silent, and recovers when the network is back', async () => {
+    const proxy = await startTcpProxy(Number(new URL(url).port || 6379));
+    try {
+      const ledger = open({ url: `redis://127.0.0.1:${proxy.port}`, watchHeartbeatMs: 100 });
+      const writer = open();
+      const run = `silent-${randomUUID()}`;
+      let changes = 0;
+      const watch = ledger.watchFacts(run, () => {
+        changes += 1;
+      });
+      await eventually(() => watch.live);
+      proxy.freeze();
+      // No FIN, no RST: only the unanswered PING shows the connection is gone.
+      await eventually(() => !watch.live);
+      const before = changes;
+      expect(await writer.addFact(run, 'denial', 'r', denial)).toBe(true);
+      proxy.thaw();
+      await eventually(() => watch.live && changes > before);
+      expect((await ledger.listFacts(run)).denial).toEqual([denial]);
+      watch.close();
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('opens one subscriber connection for all its watches, and closes it on close(), also beside a client you own', async () => {
+    const name = `recourse-own-${randomUUID()}`;
+    const client = new Redis(url, { connectionName: name });
+    const ledger = new RedisLedger({ client, keyPrefix: prefix });
+    const watches = ['a', 'b', 'c'].map((run) => ledger.watchFacts(`${name}-${run}`, () => {}));
+    for (const watch of watches) await eventually(() => watch.live);
+    const lines = await clientsNamed(name);
+    // Your client and one subscriber, subscribed to the three runs' channels.
+    expect(lines).toHaveLength(2);
+    expect(lines.filter((line) => /\bsub=3\b/.test(line))).toHaveLength(1);
+    await ledger.close();
+    for (const watch of watches) expect(watch.live).toBe(false);
+    let left = await clientsNamed(name);
+    for (let i = 0; i < 100 && left.length > 1; i++) left = await clientsNamed(name);
+    expect(left).toHaveLength(1);
+    expect(await client.ping()).toBe('PONG');
+    await client.quit();
+  });
+
+  it('unsubscribes a run when its last watch closes', async () => {
+    const name = `recourse-unsub-${randomUUID()}`;
+    const ledger = open({ url: `${url}?connectionName=${name}` });
+    const first = ledger.watchFacts(`${name}-a`, () => {});
+    const second = ledger.watchFacts(`${name}-a`, () => {});
+    const third = ledger.watchFacts(`${name}-b`, () => {});
+    for (const watch of [first, second, third]) await eventually(() => watch.live);
+    first.close();
+    second.close();
+    expect(first.live).toBe(false);
+    expect(third.live).toBe(true);
+    let subscriber = (await clientsNamed(name)).find((line) => /\bsub=\d+\b/.test(line));
+    for (let i = 0; i < 100 && !/\bsub=1\b/.test(subscriber ?? ''); i++) {
+      subscriber = (await clientsNamed(name)).find((line) => /\bsub=\d+\b/.test(line));
+    }
+    expect(subscriber).toMatch(/\bsub=1\b/);
+    third.close();
   });
 });

@@ -1,18 +1,24 @@
 import {
   type ClaimRequest,
   type ClaimResult,
-  checkCounterStep,
-  type Denial,
-  type JsonValue,
+  checkStoredResult,
+  type FactWatch,
   LeaseLostError,
   type Ledger,
   type LedgerRecord,
   type ResolvedLedgerOptions,
+  type RunFactKind,
+  type RunFactLists,
+  type RunFacts,
   resolveLeaseMs,
   resolveLedgerOptions,
-} from '@recourse/core';
+  type StoredResult,
+  serializeRunFact,
+  toStoredResult,
+} from '@recourse/core/store';
 import { Redis } from 'ioredis';
-import { parseDenial, parseRecord, serializeDenial } from './redis-codec.js';
+import { parseFactLog, parseRecord, toFactEntry } from './redis-codec.js';
+import { RedisFactWatchHub } from './redis-fact-watch.js';
 import {
   defaultKeyPrefix,
   type RedisLedgerOptions,
@@ -23,6 +29,12 @@ import { toLedgerError } from './to-ledger-error.js';
 
 // Redis expiry only collects garbage; retention itself is decided against the clock.
 const expiryMarginMs = 60 * 60 * 1000;
+// A run's facts and repair counts must outlive its records (a denial stays a denial), but
+// not fill Redis forever: each write renews their expiry to the longer of a week and
+// seven retention periods.
+const minimumFactTtlMs = 7 * 24 * 60 * 60 * 1000;
+const factTtlRetentions = 7;
+const defaultWatchHeartbeatMs = 5_000;
 
 /**
  * A ledger in Redis (standalone or a primary with replicas; not Cluster), shared by any
@@ -36,6 +48,9 @@ export class RedisLedger implements Ledger {
   readonly #scripts: LedgerScripts;
   readonly #timings: ResolvedLedgerOptions;
   readonly #prefix: string;
+  readonly #watchHeartbeatMs: number;
+  #watches: RedisFactWatchHub | undefined;
+  #closed = false;
 
   constructor(options: RedisLedgerOptions) {
     validateRedisTarget(options);
@@ -44,6 +59,7 @@ export class RedisLedger implements Ledger {
     this.#owned = options.client === undefined;
     this.#client = options.client ?? createOwnedClient(options.url);
     this.#scripts = defineScripts(this.#client);
+    this.#watchHeartbeatMs = options.watchHeartbeatMs ?? defaultWatchHeartbeatMs;
   }
 
   /** The default lease of a claim, in milliseconds. */
@@ -64,10 +80,11 @@ export class RedisLedger implements Ledger {
         String(this.#timings.retentionMs),
         String(this.#ttlMs(leaseMs)),
       ),
-    )) as string[];
+    )) as (string | null)[];
     const [status, first, second] = reply;
     if (status === 'conflict') return { status: 'conflict' };
-    if (status === 'completed') return { status: 'completed', result: JSON.parse(first ?? 'null') };
+    if (status === 'completed')
+      return { status: 'completed', result: toStoredResult(first, second) };
     if (status === 'in_flight') return { status: 'in_flight', leaseExpiresAt: Number(first) };
     const token = first ?? '';
     return second === 'uncertain' || second === 'expired'
@@ -75,10 +92,19 @@ export class RedisLedger implements Ledger {
       : { status: 'acquired', token };
   }
 
-  async complete(key: string, token: string, result: JsonValue): Promise<void> {
-    const text = JSON.stringify(result) ?? 'null';
+  async complete(key: string, token: string, result: StoredResult): Promise<void> {
+    const { json, unstorable } = checkStoredResult(result);
     const ok = await this.#run(() =>
-      this.#scripts.complete(this.#recordKey(key), token, text, String(this.#now()), this.#ttl()),
+      this.#scripts.complete(
+        this.#recordKey(key),
+        token,
+        json === undefined ? '0' : '1',
+        json ?? '',
+        unstorable === undefined ? '0' : '1',
+        unstorable ?? '',
+        String(this.#now()),
+        this.#ttl(),
+      ),
     );
     if (Number(ok) !== 1) throw new LeaseLostError(key);
   }
@@ -125,39 +151,77 @@ export class RedisLedger implements Ledger {
     return parseRecord(key, fields, this.#now(), this.#timings.retentionMs);
   }
 
-  async incrementCounter(runId: string, name: string, by = 1): Promise<number> {
-    checkCounterStep(by);
+  async addRepair(runId: string, fingerprint: string): Promise<number> {
     const value = await this.#run(() =>
-      this.#scripts.increment(this.#runKey(runId, 'counters'), name, String(by), this.#ttl()),
+      this.#scripts.addRepair(this.#runKey(runId, 'repairs'), fingerprint, this.#factTtl()),
     );
     return Number(value);
   }
 
-  async getCounter(runId: string, name: string): Promise<number> {
-    const value = await this.#run(() => this.#client.hget(this.#runKey(runId, 'counters'), name));
+  async getRepairs(runId: string, fingerprint: string): Promise<number> {
+    const value = await this.#run(() =>
+      this.#client.hget(this.#runKey(runId, 'repairs'), fingerprint),
+    );
     return value === null ? 0 : Number(value);
   }
 
-  async addDenial(runId: string, denial: Denial): Promise<void> {
-    const identity = JSON.stringify([denial.resource, denial.capability ?? null]);
-    await this.#run(() =>
-      this.#scripts.addDenial(
-        this.#runKey(runId, 'denied'),
-        this.#runKey(runId, 'denials'),
-        identity,
-        serializeDenial(denial),
-        this.#ttl(),
+  async addFact<K extends RunFactKind>(
+    runId: string,
+    kind: K,
+    id: string,
+    fact: RunFacts[K],
+  ): Promise<boolean> {
+    const json = serializeRunFact(kind, id, fact);
+    const added = await this.#run(() =>
+      this.#scripts.addFact(
+        this.#runKey(runId, 'facts'),
+        this.#runKey(runId, 'factlog'),
+        `${kind}\u0000${id}`,
+        toFactEntry(kind, json),
+        this.#factTtl(),
+        this.#factChannel(runId),
       ),
     );
+    return Number(added) === 1;
   }
 
-  async listDenials(runId: string): Promise<Denial[]> {
-    const items = await this.#run(() => this.#client.lrange(this.#runKey(runId, 'denials'), 0, -1));
-    return items.map(parseDenial);
+  async listFacts(runId: string): Promise<RunFactLists> {
+    const entries = await this.#run(() =>
+      this.#client.lrange(this.#runKey(runId, 'factlog'), 0, -1),
+    );
+    return parseFactLog(entries);
   }
 
-  /** Quits the client the ledger created; a client you passed in stays open. */
+  /**
+   * Pushes new facts of the run through Redis pub/sub: `addFact` publishes on the run's
+   * channel in the same script that stores the fact. The first watch opens one subscriber
+   * connection (a duplicate of the ledger's client, also for a client you own) that every
+   * watch of this ledger shares; `close()` closes it.
+   */
+  watchFacts(runId: string, onChange: () => void): FactWatch {
+    if (this.#closed) return { live: false, close() {} };
+    this.#watches ??= new RedisFactWatchHub(
+      () =>
+        this.#client.duplicate({
+          lazyConnect: true,
+          // The hub subscribes on every 'ready' itself, so it knows when a watch is live.
+          autoResubscribe: false,
+          autoResendUnfulfilledCommands: false,
+          enableOfflineQueue: false,
+        }),
+      this.#watchHeartbeatMs,
+    );
+    return this.#watches.watch(this.#factChannel(runId), onChange);
+  }
+
+  /**
+   * Closes the watch connection, and quits the client the ledger created; a client you
+   * passed in stays open.
+   */
   async close(): Promise<void> {
+    this.#closed = true;
+    this.#watches?.close();
+    this.#watches = undefined;
     if (!this.#owned) return;
     const client = this.#client;
     if (client.status === 'ready') {
@@ -189,6 +253,16 @@ export class RedisLedger implements Ledger {
 
   #ttlMs(leaseMs: number): number {
     return Math.ceil(leaseMs + this.#timings.retentionMs + expiryMarginMs);
+  }
+
+  #factTtl(): string {
+    return String(
+      Math.ceil(Math.max(minimumFactTtlMs, this.#timings.retentionMs * factTtlRetentions)),
+    );
+  }
+
+  #factChannel(runId: string): string {
+    return this.#key(`facts:${runId}`);
   }
 
   #key(suffix: string): string {

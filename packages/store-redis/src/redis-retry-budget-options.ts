@@ -1,10 +1,5 @@
-import {
-  type Clock,
-  InvalidOptionsError,
-  type RetryBudgetOptions,
-  resolveRetryBudgetOptions,
-  systemClock,
-} from '@recourse/core';
+import { type Clock, InvalidOptionsError, systemClock } from '@recourse/core';
+import { type RetryBudgetOptions, resolveRetryBudgetOptions } from '@recourse/core/store';
 import type { Redis } from 'ioredis';
 import {
   defaultKeyPrefix,

@@ -1,9 +1,9 @@
 import type { Redis } from 'ioredis';
 import {
-  addDenialScript,
+  addFactScript,
+  addRepairScript,
   claimScript,
   completeScript,
-  incrementScript,
   markUncertainScript,
   releaseScript,
   renewScript,
@@ -17,8 +17,8 @@ export interface LedgerScripts {
   release: ScriptCall;
   renew: ScriptCall;
   markUncertain: ScriptCall;
-  increment: ScriptCall;
-  addDenial: ScriptCall;
+  addRepair: ScriptCall;
+  addFact: ScriptCall;
 }
 
 const definitions = {
@@ -27,8 +27,8 @@ const definitions = {
   release: { name: 'recourseLedgerRelease', numberOfKeys: 1, lua: releaseScript },
   renew: { name: 'recourseLedgerRenew', numberOfKeys: 1, lua: renewScript },
   markUncertain: { name: 'recourseLedgerMarkUncertain', numberOfKeys: 1, lua: markUncertainScript },
-  increment: { name: 'recourseLedgerIncrement', numberOfKeys: 1, lua: incrementScript },
-  addDenial: { name: 'recourseLedgerAddDenial', numberOfKeys: 2, lua: addDenialScript },
+  addRepair: { name: 'recourseLedgerAddRepair', numberOfKeys: 1, lua: addRepairScript },
+  addFact: { name: 'recourseLedgerAddFact', numberOfKeys: 2, lua: addFactScript },
 } as const;
 
 /**
@@ -55,7 +55,7 @@ export function defineScripts(client: Redis): LedgerScripts {
     release: bind(definitions.release),
     renew: bind(definitions.renew),
     markUncertain: bind(definitions.markUncertain),
-    increment: bind(definitions.increment),
-    addDenial: bind(definitions.addDenial),
+    addRepair: bind(definitions.addRepair),
+    addFact: bind(definitions.addFact),
   };
 }

@@ -4,14 +4,15 @@
  * read-decide-write runs atomically inside Redis. Times come from the caller's clock as
  * ARGV, never from the server, so that leases stay fake-clock testable.
  *
- * Record hash fields: state, payloadHash, token, leaseExpiresAt, result (JSON text),
- * note, inDoubt ('1' when an earlier attempt may have written), updatedAt.
+ * Record hash fields: state, payloadHash, token, leaseExpiresAt, result (the caller's JSON
+ * text, absent when the tool returned nothing), unstorable (why a completed result was not
+ * stored), note, inDoubt ('1' when an earlier attempt may have written), updatedAt.
  */
 
 /** KEYS: record, token counter. ARGV: payloadHash, now, leaseExpiresAt, retentionMs, ttlMs. */
 export const claimScript = `
 local now = tonumber(ARGV[2])
-local f = redis.call('HMGET', KEYS[1], 'state', 'payloadHash', 'leaseExpiresAt', 'result', 'updatedAt', 'note')
+local f = redis.call('HMGET', KEYS[1], 'state', 'payloadHash', 'leaseExpiresAt', 'result', 'updatedAt', 'note', 'unstorable')
 local state = f[1]
 if state then
   local since = tonumber(f[5])
@@ -22,7 +23,7 @@ local previous = ''
 local note = false
 if state then
   if f[2] ~= ARGV[1] then return {'conflict'} end
-  if state == 'completed' then return {'completed', f[4] or 'null'} end
+  if state == 'completed' then return {'completed', f[4], f[7]} end
   if state == 'in_flight' and now < tonumber(f[3] or '0') then return {'in_flight', f[3]} end
   if state == 'uncertain' then previous = 'uncertain' else previous = 'expired' end
   note = f[6]
@@ -38,14 +39,19 @@ redis.call('PEXPIRE', KEYS[1], ARGV[5])
 return {'acquired', token, previous}
 `;
 
-/** KEYS: record. ARGV: token, result JSON, now, ttlMs. 0 when the token lost the key. */
+/**
+ * KEYS: record. ARGV: token, hasJson ('1'/'0'), JSON text, hasUnstorable ('1'/'0'), reason,
+ * now, ttlMs. 0 when the token lost the key.
+ */
 export const completeScript = `
 local f = redis.call('HMGET', KEYS[1], 'token', 'state')
 if f[1] ~= ARGV[1] then return 0 end
 if f[2] == 'completed' then return 1 end
-redis.call('HSET', KEYS[1], 'state', 'completed', 'result', ARGV[2], 'updatedAt', ARGV[3], 'inDoubt', '0')
-redis.call('HDEL', KEYS[1], 'leaseExpiresAt', 'note')
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
+redis.call('HDEL', KEYS[1], 'leaseExpiresAt', 'note', 'result', 'unstorable')
+redis.call('HSET', KEYS[1], 'state', 'completed', 'updatedAt', ARGV[6], 'inDoubt', '0')
+if ARGV[2] == '1' then redis.call('HSET', KEYS[1], 'result', ARGV[3]) end
+if ARGV[4] == '1' then redis.call('HSET', KEYS[1], 'unstorable', ARGV[5]) end
+redis.call('PEXPIRE', KEYS[1], ARGV[7])
 return 1
 `;
 
@@ -70,7 +76,7 @@ local f = redis.call('HMGET', KEYS[1], 'token', 'state', 'inDoubt')
 if f[1] ~= ARGV[1] or f[2] ~= 'in_flight' then return 0 end
 if f[3] == '1' then
   redis.call('HSET', KEYS[1], 'state', 'uncertain', 'updatedAt', ARGV[2])
-  redis.call('HDEL', KEYS[1], 'leaseExpiresAt', 'result')
+  redis.call('HDEL', KEYS[1], 'leaseExpiresAt', 'result', 'unstorable')
   redis.call('PEXPIRE', KEYS[1], ARGV[3])
 else
   redis.call('DEL', KEYS[1])
@@ -83,29 +89,30 @@ export const markUncertainScript = `
 local f = redis.call('HMGET', KEYS[1], 'token', 'state')
 if f[1] ~= ARGV[1] or not f[2] or f[2] == 'completed' then return 0 end
 redis.call('HSET', KEYS[1], 'state', 'uncertain', 'updatedAt', ARGV[2], 'inDoubt', '1')
-redis.call('HDEL', KEYS[1], 'leaseExpiresAt', 'result')
+redis.call('HDEL', KEYS[1], 'leaseExpiresAt', 'result', 'unstorable')
 if ARGV[3] == '1' then redis.call('HSET', KEYS[1], 'note', ARGV[4]) end
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 return 1
 `;
 
-/**
- * KEYS: counters hash. ARGV: name, step, ttlMs. HINCRBYFLOAT for every step, so that an
- * integer step after a fractional one cannot fail (it returns "3", not "3.0", for whole
- * numbers).
- */
-export const incrementScript = `
-local value = redis.call('HINCRBYFLOAT', KEYS[1], ARGV[1], ARGV[2])
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
-return value
+/** KEYS: repairs hash. ARGV: fingerprint, ttlMs. Returns the new count. */
+export const addRepairScript = `
+local count = redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return count
 `;
 
-/** KEYS: seen hash, ordered list. ARGV: identity, denial JSON, ttlMs. First one wins. */
-export const addDenialScript = `
-if redis.call('HSETNX', KEYS[1], ARGV[1], '1') == 1 then
-  redis.call('RPUSH', KEYS[2], ARGV[2])
-end
+/**
+ * KEYS: seen hash, fact log (a list, oldest first). ARGV: kind + NUL + id, log entry,
+ * ttlMs, channel. The first record of (kind, id) stays; a new fact is announced on the
+ * run's channel by the same script, so no watcher misses a fact that was stored.
+ * Returns 1 when the fact is new.
+ */
+export const addFactScript = `
+if redis.call('HSETNX', KEYS[1], ARGV[1], '1') == 0 then return 0 end
+redis.call('RPUSH', KEYS[2], ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
+redis.call('PUBLISH', ARGV[4], '1')
 return 1
 `;

@@ -13,7 +13,8 @@ const repositoryRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 const ledgerModule = new URL('./index.ts', import.meta.url).href;
 
 // Each worker opens the shared file, says ready, waits for "go <time>" on stdin, and from
-// that time on claims every key, completes what it acquired and prints what it saw.
+// that time on claims every key, completes what it acquired, adds a repair and a shared
+// denial after each key, and prints what it saw.
 const workerScript = `
 import { createInterface } from 'node:readline';
 const [modulePath, dbPath, worker, keyCount] = process.argv.slice(2);
@@ -34,8 +35,13 @@ for (let i = 0; i < count; i++) {
   const claim = await ledger.claim({ key, payloadHash: 'h' });
   // Hold the claim a moment, as a real write would, so that other workers see it in flight.
   await new Promise((resolve) => setTimeout(resolve, 1));
-  if (claim.status === 'acquired') await ledger.complete(key, claim.token, { worker: Number(worker) });
+  if (claim.status === 'acquired') {
+    await ledger.complete(key, claim.token, { json: JSON.stringify({ worker: Number(worker) }) });
+  }
   seen.push([key, claim.status]);
+  await ledger.addRepair('run', 'fp');
+  const denial = { resource: key, tool: 'api', reason: 'HTTP_403', at: Number(worker) };
+  if (await ledger.addFact('run', 'denial', key, denial)) seen.push([key, 'denied']);
 }
 await ledger.close();
 process.stdout.write(JSON.stringify(seen) + '\\n');
@@ -86,7 +92,7 @@ function startWorker(script: string, path: string, worker: number, keyCount: num
   return { child, ready: Promise.race([ready, done.then(() => {})]), done };
 }
 
-it('executes each key once across 8 processes claiming the same 20 keys at once', async () => {
+it('executes each key once, and counts and records facts exactly, across 8 processes at once', async () => {
   const script = join(dir, 'worker.mjs');
   writeFileSync(script, workerScript);
   const path = join(dir, 'shared.db');
@@ -106,15 +112,26 @@ it('executes each key once across 8 processes claiming the same 20 keys at once'
     expect(acquirers, key).toHaveLength(1);
     // Everyone else saw the winner's claim, in flight or completed, never a second acquire.
     const others = seen.flatMap((s) =>
-      s.filter(([k, status]) => k === key && status !== 'acquired'),
+      s.filter(([k, status]) => k === key && status !== 'acquired' && status !== 'denied'),
     );
     expect(others.every(([, status]) => status === 'in_flight' || status === 'completed')).toBe(
       true,
     );
     expect(await ledger.get(key)).toMatchObject({
       state: 'completed',
-      result: { worker: acquirers[0] },
+      result: { json: JSON.stringify({ worker: acquirers[0] }) },
     });
+    // Of 8 processes adding the same fact, exactly one was told it was new.
+    const deniers = seen.flatMap((statuses, worker) =>
+      statuses.some(([k, status]) => k === key && status === 'denied') ? [worker] : [],
+    );
+    expect(deniers, key).toHaveLength(1);
   }
+  // Every process sees every other's repairs and denials: none lost, none doubled.
+  expect(await ledger.getRepairs('run', 'fp')).toBe(8 * keyCount);
+  const denials = (await ledger.listFacts('run')).denial;
+  expect(denials.map((d) => d.resource).sort()).toEqual(
+    Array.from({ length: keyCount }, (_, i) => `op:${i}`).sort(),
+  );
   await ledger.close();
 }, 60_000);

@@ -26,40 +26,87 @@ describeLedgerContract(
 );
 
 describe('SqliteLedger', () => {
-  it('keeps results, doubt, counters and denials across a restart', async () => {
+  it('keeps results, doubt, repair counts and facts across a restart', async () => {
     const path = join(dir, 'restart.db');
     const clock = createFakeClock(1_000);
     const first = new SqliteLedger({ path, clock });
     const claim = await first.claim({ key: 'refund:p-42', payloadHash: 'h' });
     if (claim.status !== 'acquired') throw new Error(`unexpected ${claim.status}`);
-    await first.complete('refund:p-42', claim.token, { refundId: 'r_1', amount: 1999 });
+    // Odd spacing and key order: the store must hand back the caller's text unchanged.
+    const json = '{ "refundId": "r_1",\n  "amount": 1999, "a": "\\u00e9" }';
+    await first.complete('refund:p-42', claim.token, { json });
+    const unstorable = await first.claim({ key: 'export:1', payloadHash: 'h' });
+    if (unstorable.status !== 'acquired') throw new Error(`unexpected ${unstorable.status}`);
+    await first.complete('export:1', unstorable.token, { unstorable: 'BigInt in the result' });
     const doubt = await first.claim({ key: 'email:u-1', payloadHash: 'h' });
     if (doubt.status !== 'acquired') throw new Error(`unexpected ${doubt.status}`);
     await first.markUncertain('email:u-1', doubt.token, 'timeout after send');
-    await first.incrementCounter('run-1', 'repairs:fp', 2);
-    await first.addDenial('run-1', {
-      resource: 'r',
-      capability: 'write',
-      tool: 't',
-      reason: 'x',
-      at: 5,
-    });
+    await first.addRepair('run-1', 'fp');
+    await first.addRepair('run-1', 'fp');
+    const denial = { resource: 'r', capability: 'write', tool: 't', reason: 'x', at: 5 };
+    await first.addFact('run-1', 'denial', 'r=write', denial);
     await first.close();
 
     const second = new SqliteLedger({ path, clock });
     expect(await second.claim({ key: 'refund:p-42', payloadHash: 'h' })).toEqual({
       status: 'completed',
-      result: { refundId: 'r_1', amount: 1999 },
+      result: { json },
+    });
+    expect(await second.claim({ key: 'export:1', payloadHash: 'h' })).toEqual({
+      status: 'completed',
+      result: { unstorable: 'BigInt in the result' },
     });
     expect(await second.claim({ key: 'email:u-1', payloadHash: 'h' })).toMatchObject({
       status: 'acquired',
       previous: 'uncertain',
     });
-    expect(await second.getCounter('run-1', 'repairs:fp')).toBe(2);
-    expect(await second.listDenials('run-1')).toEqual([
-      { resource: 'r', capability: 'write', tool: 't', reason: 'x', at: 5 },
-    ]);
+    expect(await second.getRepairs('run-1', 'fp')).toBe(2);
+    expect(await second.listFacts('run-1')).toEqual({
+      denial: [denial],
+      grant: [],
+      poison: [],
+      escalation: [],
+    });
     await second.close();
+  });
+
+  it('brings a version 1 file up to date, keeping its completed results', async () => {
+    const path = join(dir, 'version1.db');
+    const db = new DatabaseSync(path);
+    db.exec(`
+      CREATE TABLE recourse_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+      INSERT INTO recourse_meta VALUES ('schema_version', '1');
+      CREATE TABLE recourse_records (key TEXT PRIMARY KEY, state TEXT NOT NULL,
+        payload_hash TEXT NOT NULL, token TEXT NOT NULL, result TEXT, lease_expires_at INTEGER,
+        note TEXT, in_doubt INTEGER NOT NULL, updated_at INTEGER NOT NULL);
+      CREATE TABLE recourse_counters (run_id TEXT NOT NULL, name TEXT NOT NULL,
+        value INTEGER NOT NULL, PRIMARY KEY (run_id, name));
+    `);
+    db.prepare('INSERT INTO recourse_records VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
+      'refund:p-1',
+      'completed',
+      'h',
+      'tok',
+      '{"refundId":"r_9"}',
+      null,
+      null,
+      0,
+      1_000,
+    );
+    db.close();
+    const clock = createFakeClock(2_000);
+    const ledger = new SqliteLedger({ path, clock });
+    expect(await ledger.claim({ key: 'refund:p-1', payloadHash: 'h' })).toEqual({
+      status: 'completed',
+      result: { json: '{"refundId":"r_9"}' },
+    });
+    expect(await ledger.addRepair('run', 'fp')).toBe(1);
+    await ledger.close();
+    const check = new DatabaseSync(path);
+    expect(
+      check.prepare("SELECT value FROM recourse_meta WHERE name = 'schema_version'").get(),
+    ).toEqual(expect.objectContaining({ value: '2' }));
+    check.close();
   });
 
   it('creates its tables with a schema version row, in WAL mode', async () => {
@@ -67,7 +114,7 @@ describe('SqliteLedger', () => {
     await new SqliteLedger({ path, tablePrefix: 'agent_' }).close();
     const db = new DatabaseSync(path);
     expect(db.prepare("SELECT value FROM agent_meta WHERE name = 'schema_version'").get()).toEqual(
-      expect.objectContaining({ value: '1' }),
+      expect.objectContaining({ value: '2' }),
     );
     expect(db.prepare('PRAGMA journal_mode').get()).toEqual(
       expect.objectContaining({ journal_mode: 'wal' }),
@@ -105,7 +152,8 @@ describe('SqliteLedger', () => {
     await expect(closed.claim({ key: 'k', payloadHash: 'h' })).rejects.toBeInstanceOf(
       LedgerUnavailableError,
     );
-    await expect(closed.incrementCounter('r', 'n')).rejects.toBeInstanceOf(LedgerUnavailableError);
+    await expect(closed.addRepair('r', 'fp')).rejects.toBeInstanceOf(LedgerUnavailableError);
+    await expect(closed.listFacts('r')).rejects.toBeInstanceOf(LedgerUnavailableError);
   });
 
   it('fails a claim with LedgerUnavailableError while another connection holds the write lock', async () => {
@@ -137,6 +185,34 @@ describe('SqliteLedger', () => {
       ledger.claim({ key: 'k', payloadHash: 'h', leaseMs: Number.NaN }),
     ).rejects.toBeInstanceOf(InvalidOptionsError);
     expect(await ledger.get('k')).toBeUndefined();
+    await ledger.close();
+  });
+});
+
+describe('SqliteLedger input checks', () => {
+  it('rejects a result that is not text and a fact it could never list, naming the field', async () => {
+    const ledger = new SqliteLedger({ path: ':memory:' });
+    const claim = await ledger.claim({ key: 'k', payloadHash: 'h' });
+    if (claim.status !== 'acquired') throw new Error(`unexpected ${claim.status}`);
+    const notText = { json: { id: 1 } } as unknown as { json: string };
+    await expect(ledger.complete('k', claim.token, notText)).rejects.toMatchObject({
+      name: 'InvalidOptionsError',
+      field: 'result.json',
+    });
+    expect(await ledger.get('k')).toMatchObject({ state: 'in_flight' });
+    const bad = ledger.addFact('run', 'verdict' as 'denial', 'x', {
+      resource: 'r',
+      tool: 't',
+      reason: 'x',
+      at: 1,
+    });
+    await expect(bad).rejects.toMatchObject({ name: 'InvalidOptionsError', field: 'kind' });
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    await expect(ledger.addFact('run', 'denial', 'y', cyclic as never)).rejects.toMatchObject({
+      field: 'fact',
+    });
+    expect(await ledger.listFacts('run')).toMatchObject({ denial: [] });
     await ledger.close();
   });
 });

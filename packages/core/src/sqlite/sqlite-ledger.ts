@@ -1,15 +1,18 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { InvalidOptionsError, LeaseLostError } from '../errors.js';
+import { checkStoredResult } from '../ledger/check-stored-result.js';
 import type {
   ClaimRequest,
   ClaimResult,
-  Denial,
   Ledger,
   LedgerOptions,
   LedgerRecord,
+  RunFactKind,
+  RunFactLists,
+  RunFacts,
+  StoredResult,
 } from '../ledger/ledger.js';
 import {
-  checkCounterStep,
   createToken,
   isPastRetention,
   planClaim,
@@ -24,14 +27,9 @@ import {
   type ResolvedLedgerOptions,
   resolveLedgerOptions,
 } from '../ledger/resolve-ledger-options.js';
-import type { JsonValue } from '../types.js';
+import { createRunFactLists, pushRunFact, serializeRunFact } from '../ledger/run-fact-text.js';
 import { openDatabase, runInTransaction, toUnavailable } from './sqlite-database.js';
-import {
-  readDenialRow,
-  readRecordRow,
-  toCapabilityKey,
-  toRecordParameters,
-} from './sqlite-rows.js';
+import { readRecordRow, toRecordParameters } from './sqlite-rows.js';
 import { createSqliteSchema, nameSqliteTables, sqliteSchemaVersion } from './sqlite-schema.js';
 import { prepareSqliteStatements, type SqliteStatements } from './sqlite-statements.js';
 
@@ -53,6 +51,16 @@ const purgeEvery = 500;
  * conditional write inside one `BEGIN IMMEDIATE` transaction, and WAL mode lets readers
  * run beside the writer. The API is synchronous underneath: a write waiting for another
  * process's lock blocks this process's event loop for up to `busyTimeoutMs`.
+ *
+ * Results are kept as the caller's JSON text, byte for byte. Repair counts and run facts
+ * are kept apart from records and never purged by retention (a run's facts must outlive
+ * its records); delete a finished run's with, for example:
+ * `DELETE FROM recourse_facts WHERE created_at < :cutoff` and
+ * `DELETE FROM recourse_repairs WHERE updated_at < :cutoff` (milliseconds since the epoch).
+ *
+ * There is no `watchFacts`: processes sharing a file have no cheap way to push a change
+ * to each other (`PRAGMA data_version` only tells a poller that something changed), so
+ * the runtime reads facts from the file on every call, one indexed query.
  */
 export class SqliteLedger implements Ledger {
   readonly name = 'sqlite';
@@ -107,9 +115,10 @@ export class SqliteLedger implements Ledger {
     });
   }
 
-  async complete(key: string, token: string, result: JsonValue): Promise<void> {
+  async complete(key: string, token: string, result: StoredResult): Promise<void> {
+    const stored = checkStoredResult(result);
     const completed = this.#transaction('complete', () => {
-      const next = planComplete(this.#read(key), token, this.#now(), result);
+      const next = planComplete(this.#read(key), token, this.#now(), stored);
       if (next) this.#write(next);
       return next !== undefined;
     });
@@ -152,36 +161,39 @@ export class SqliteLedger implements Ledger {
     });
   }
 
-  async incrementCounter(runId: string, name: string, by = 1): Promise<number> {
-    checkCounterStep(by);
-    return this.#run('incrementCounter', () =>
-      Number(this.#sql.incrementCounter.get(runId, name, by)?.value),
+  async addRepair(runId: string, fingerprint: string): Promise<number> {
+    return this.#run('addRepair', () =>
+      Number(this.#sql.addRepair.get(runId, fingerprint, this.#now())?.count),
     );
   }
 
-  async getCounter(runId: string, name: string): Promise<number> {
-    return this.#run('getCounter', () =>
-      Number(this.#sql.readCounter.get(runId, name)?.value ?? 0),
+  async getRepairs(runId: string, fingerprint: string): Promise<number> {
+    return this.#run('getRepairs', () =>
+      Number(this.#sql.readRepairs.get(runId, fingerprint)?.count ?? 0),
     );
   }
 
-  async addDenial(runId: string, denial: Denial): Promise<void> {
-    const { resource, capability, tool, reason, at } = denial;
-    this.#run('addDenial', () =>
-      this.#sql.addDenial.run(
-        runId,
-        resource,
-        toCapabilityKey(capability),
-        capability ?? null,
-        tool,
-        reason,
-        at,
-      ),
+  async addFact<K extends RunFactKind>(
+    runId: string,
+    kind: K,
+    id: string,
+    fact: RunFacts[K],
+  ): Promise<boolean> {
+    const json = serializeRunFact(kind, id, fact);
+    return this.#run(
+      'addFact',
+      () => Number(this.#sql.addFact.run(runId, kind, id, json, this.#now()).changes) === 1,
     );
   }
 
-  async listDenials(runId: string): Promise<Denial[]> {
-    return this.#run('listDenials', () => this.#sql.listDenials.all(runId).map(readDenialRow));
+  async listFacts(runId: string): Promise<RunFactLists> {
+    return this.#run('listFacts', () => {
+      const lists = createRunFactLists();
+      for (const row of this.#sql.listFacts.all(runId)) {
+        pushRunFact(lists, String(row.kind), String(row.data));
+      }
+      return lists;
+    });
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,5 @@
-import type { Denial } from '../ledger/ledger.js';
 import type { StoredRecord } from '../ledger/record-rules.js';
-import type { JsonValue } from '../types.js';
+import { toStoredResult } from '../ledger/record-rules.js';
 
 type Row = Record<string, unknown>;
 
@@ -9,12 +8,14 @@ const integer = (value: unknown): number | undefined =>
   value === null || value === undefined ? undefined : Number(value);
 
 export function readRecordRow(row: Row): StoredRecord {
+  const state = String(row.state) as StoredRecord['state'];
   return {
     key: String(row.key),
-    state: String(row.state) as StoredRecord['state'],
+    state,
     payloadHash: String(row.payload_hash),
     token: String(row.token),
-    result: row.result === null ? undefined : (JSON.parse(String(row.result)) as JsonValue),
+    result:
+      state === 'completed' ? toStoredResult(row.result_json, row.result_unstorable) : undefined,
     leaseExpiresAt: integer(row.lease_expires_at),
     note: text(row.note),
     inDoubt: Number(row.in_doubt) === 1,
@@ -22,32 +23,18 @@ export function readRecordRow(row: Row): StoredRecord {
   };
 }
 
-/** Parameters in the column order of the records table. */
+/** Parameters in the column order of `writeRecord`. */
 export function toRecordParameters(record: StoredRecord): (string | number | null)[] {
   return [
     record.key,
     record.state,
     record.payloadHash,
     record.token,
-    record.result === undefined ? null : JSON.stringify(record.result),
+    record.result?.json ?? null,
+    record.result?.unstorable ?? null,
     record.leaseExpiresAt ?? null,
     record.note ?? null,
     record.inDoubt ? 1 : 0,
     record.updatedAt,
   ];
-}
-
-export function readDenialRow(row: Row): Denial {
-  const denial: Denial = {
-    resource: String(row.resource),
-    tool: String(row.tool),
-    reason: String(row.reason),
-    at: Number(row.at),
-  };
-  if (row.capability !== null) denial.capability = String(row.capability);
-  return denial;
-}
-
-export function toCapabilityKey(capability: string | undefined): string {
-  return capability === undefined ? '' : `=${capability}`;
 }

@@ -7,21 +7,26 @@ export interface SqliteStatements {
   deleteRecord: StatementSync;
   /** Parameters: retentionMs, now, retentionMs, now. Same rule as `isPastRetention`. */
   purgeRecords: StatementSync;
-  incrementCounter: StatementSync;
-  readCounter: StatementSync;
-  addDenial: StatementSync;
-  listDenials: StatementSync;
+  /** Parameters: run, fingerprint, now. Returns the new count. */
+  addRepair: StatementSync;
+  /** Parameters: run, fingerprint. */
+  readRepairs: StatementSync;
+  /** Parameters: run, kind, id, JSON, now. One change when the fact is new. */
+  addFact: StatementSync;
+  /** Parameters: run. Every kind, oldest first. */
+  listFacts: StatementSync;
 }
 
 /** Prepared once per connection; the tables must exist. */
 export function prepareSqliteStatements(db: DatabaseSync, tables: SqliteTables): SqliteStatements {
-  const { records, counters, denials } = tables;
+  const { records, repairs, facts } = tables;
   return {
     readRecord: db.prepare(`SELECT * FROM ${records} WHERE key = ?`),
     writeRecord: db.prepare(
       `INSERT OR REPLACE INTO ${records}
-         (key, state, payload_hash, token, result, lease_expires_at, note, in_doubt, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         (key, state, payload_hash, token, result_json, result_unstorable, lease_expires_at,
+          note, in_doubt, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     deleteRecord: db.prepare(`DELETE FROM ${records} WHERE key = ?`),
     purgeRecords: db.prepare(
@@ -29,18 +34,18 @@ export function prepareSqliteStatements(db: DatabaseSync, tables: SqliteTables):
          (state = 'in_flight' AND lease_expires_at + ? <= ?) OR
          (state <> 'in_flight' AND updated_at + ? <= ?)`,
     ),
-    incrementCounter: db.prepare(
-      `INSERT INTO ${counters} (run_id, name, value) VALUES (?, ?, ?)
-       ON CONFLICT (run_id, name) DO UPDATE SET value = value + excluded.value
-       RETURNING value`,
+    // One statement: SQLite runs it under the write lock, so concurrent adds never lose one.
+    addRepair: db.prepare(
+      `INSERT INTO ${repairs} (run_id, fingerprint, count, updated_at) VALUES (?, ?, 1, ?)
+       ON CONFLICT (run_id, fingerprint)
+         DO UPDATE SET count = count + 1, updated_at = excluded.updated_at
+       RETURNING count`,
     ),
-    readCounter: db.prepare(`SELECT value FROM ${counters} WHERE run_id = ? AND name = ?`),
-    addDenial: db.prepare(
-      `INSERT INTO ${denials} (run_id, resource, capability_key, capability, tool, reason, at)
-       VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+    readRepairs: db.prepare(`SELECT count FROM ${repairs} WHERE run_id = ? AND fingerprint = ?`),
+    addFact: db.prepare(
+      `INSERT INTO ${facts} (run_id, kind, id, data, created_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (run_id, kind, id) DO NOTHING`,
     ),
-    listDenials: db.prepare(
-      `SELECT resource, capability, tool, reason, at FROM ${denials} WHERE run_id = ? ORDER BY id`,
-    ),
+    listFacts: db.prepare(`SELECT kind, data FROM ${facts} WHERE run_id = ? ORDER BY seq`),
   };
 }

@@ -1,6 +1,12 @@
 // For authors of Ledger stores: the record rules every store applies, and option handling.
 
-export { LeaseLostError, LedgerUnavailableError, RecourseError } from '../errors.js';
+export {
+  InvalidOptionsError,
+  LeaseLostError,
+  LedgerUnavailableError,
+  RecourseError,
+} from '../errors.js';
+export { checkStoredResult } from '../ledger/check-stored-result.js';
 export {
   type AccessGrant,
   type ClaimRequest,
@@ -41,3 +47,18 @@ export {
   type ResolvedLedgerOptions,
   resolveLedgerOptions,
 } from '../ledger/resolve-ledger-options.js';
+export {
+  createRunFactLists,
+  isRunFactKind,
+  pushRunFact,
+  serializeRunFact,
+} from '../ledger/run-fact-text.js';
+export {
+  canRetryWithin,
+  type LocalRetryBudget,
+  type ResolvedRetryBudgetOptions,
+  type RetryBudget,
+  type RetryBudgetOptions,
+  recordBudgetOutcome,
+  resolveRetryBudgetOptions,
+} from '../policy/retry-budget.js';
