@@ -1,5 +1,4 @@
-import { everything } from '../canonical-resource.js';
-import { s3Resource } from '../infra-resource.js';
+import { everything, s3Resource } from '@recourse/core';
 import type { CommandContext, Extractor } from './command-context.js';
 import type { Arg } from './shell-word.js';
 

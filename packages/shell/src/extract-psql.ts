@@ -1,6 +1,4 @@
-import { everything } from '../canonical-resource.js';
-import { type PostgresTarget, postgresResource } from '../infra-resource.js';
-import { urlResource } from '../url-resource.js';
+import { everything, type PostgresTarget, postgresResource, urlResource } from '@recourse/core';
 import type { Extractor } from './command-context.js';
 import { hasOption, optionValue, optionValues, parseOptions } from './parse-options.js';
 import type { Arg } from './shell-word.js';

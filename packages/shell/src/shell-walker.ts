@@ -1,6 +1,4 @@
-import { everything } from '../canonical-resource.js';
-import { pathResource } from '../path-resource.js';
-import { urlResource } from '../url-resource.js';
+import { everything, pathResource, urlResource } from '@recourse/core';
 import type { CommandContext } from './command-context.js';
 import { findExtractor } from './programs.js';
 import {
