@@ -1,7 +1,13 @@
 import { everything, type KubernetesTarget, kubernetesResource } from '@recourse/core';
-import type { Extractor } from './command-context.js';
+import type { CommandContext, Extractor } from './command-context.js';
 import { kubectlRawResource } from './kubectl-raw-path.js';
-import { hasOption, optionValue, optionValues, parseOptions } from './parse-options.js';
+import {
+  hasOption,
+  optionValue,
+  optionValues,
+  type ParsedOptions,
+  parseOptions,
+} from './parse-options.js';
 import type { Arg } from './shell-word.js';
 
 const valueLong = [
@@ -110,6 +116,39 @@ const noReach = new Set([
   'auth',
 ]);
 
+const configReads = new Set([
+  'view',
+  'get-contexts',
+  'get-clusters',
+  'get-users',
+  'current-context',
+]);
+
+/**
+ * The context and namespace a command works in. A `--context` or `-n` on the line wins;
+ * otherwise they are the kubeconfig's, known only through `ShellResourcesOptions.kubernetes`
+ * and only for the default kubeconfig (not `--kubeconfig` or `KUBECONFIG` on the line).
+ * Undefined: the context is unknown; a namespace left undefined is unknown (the whole
+ * context).
+ */
+function contextAndNamespace(
+  parsed: ParsedOptions,
+  context: CommandContext,
+): { context: string; namespace: string | undefined } | undefined {
+  const named = optionValue(parsed, '--context');
+  const namespace = optionValue(parsed, '-n', '--namespace');
+  if (named === null || namespace === null) return undefined;
+  const otherConfig =
+    hasOption(parsed, '--kubeconfig') ||
+    (context.env.has('KUBECONFIG') && context.env.get('KUBECONFIG') !== '');
+  const known = otherConfig ? undefined : context.kubernetes;
+  const current = named ?? known?.context;
+  if (current === undefined) return undefined;
+  const defaultNamespace =
+    known !== undefined && known.context === current ? known.namespace : undefined;
+  return { context: current, namespace: namespace ?? defaultNamespace };
+}
+
 /** `kind/name`, or `KIND[,KIND] [NAME…]`. */
 function kindTargets(words: readonly Arg[], base: KubernetesTarget): string[] {
   const [first, ...names] = words;
@@ -138,14 +177,14 @@ export const extractKubectl: Extractor = (args, context) => {
   const follow = verb === 'logs' || verb === 'attach';
   const parsed = parseOptions(own, follow ? { ...spec, short: 'nlcosp' } : spec);
   const [, ...words] = parsed.positionals;
-  const namespace = optionValue(parsed, '-n', '--namespace');
-  const context_ = optionValue(parsed, '--context');
   if (verb === undefined) return [];
-  if (verb === null || namespace === null || context_ === null) return [everything];
+  // `--server` and `--cluster` send the request to a cluster no context names.
+  if (hasOption(parsed, '-s', '--server', '--cluster')) return [everything];
+  const where = contextAndNamespace(parsed, context);
+  if (verb === null || where === undefined) return [everything];
   const base: KubernetesTarget = {
-    context: context_,
-    namespace,
-    allNamespaces: hasOption(parsed, '-A', '--all-namespaces'),
+    ...where,
+    allNamespaces: where.namespace === undefined || hasOption(parsed, '-A', '--all-namespaces'),
   };
   const files = optionValues(
     parsed,
@@ -166,7 +205,11 @@ export const extractKubectl: Extractor = (args, context) => {
     return [...files, kubernetesResource({ ...base, allNamespaces: true })];
   }
   if (noReach.has(verb)) return files;
-  if (verb === 'config') return [...files, kubernetesResource({ ...base, allNamespaces: true })];
+  if (verb === 'config') {
+    // Writes change the context or namespace of every later command.
+    if (!configReads.has(words[0] ?? '')) return [everything];
+    return [...files, kubernetesResource({ ...base, allNamespaces: true })];
+  }
   if (kindVerbs.has(verb)) {
     // `rollout status deploy/x`, `set image deploy/x …`: a sub-verb comes first.
     const targets = verb === 'rollout' || verb === 'set' ? words.slice(1) : words;
@@ -199,7 +242,7 @@ export const extractKubectl: Extractor = (args, context) => {
     const target =
       pod === undefined
         ? { ...base, kind: 'pods', name: namespaceOrPod }
-        : { ...base, namespace: namespaceOrPod, kind: 'pods', name: pod };
+        : { ...base, namespace: namespaceOrPod, allNamespaces: false, kind: 'pods', name: pod };
     return [...files, kubernetesResource(target), ...local.map((path) => context.file(path))];
   }
   if (verb === 'create' && words[0] !== undefined && words[0] !== null && words.length >= 2) {

@@ -1,32 +1,110 @@
-import { everything, type PostgresTarget, postgresResource, urlResource } from '@recourse/core';
-import type { Extractor } from './command-context.js';
+import { everything, postgresResource } from '@recourse/core';
+import type { CommandContext, Extractor } from './command-context.js';
 import { hasOption, optionValue, optionValues, parseOptions } from './parse-options.js';
 import type { Arg } from './shell-word.js';
 
-/**
- * `host=db port=5433 dbname=prod` connection strings, and the same keys in a URI's query
- * (`postgresql:///prod?host=db`), which override its authority. A `service` key names an
- * entry of pg_service.conf, which can point anywhere: undefined target, reach `*`.
- */
-function conninfo(text: string): { target: PostgresTarget; service: boolean } | undefined {
-  const pairs = new Map<string, string>();
-  if (/^postgres(ql)?:\/\//i.test(text)) {
-    const query = text.split('?')[1]?.split('#')[0] ?? '';
-    for (const [key, value] of new URLSearchParams(query)) pairs.set(key, value);
-  } else {
-    if (!/^\s*\w+\s*=/.test(text)) return undefined;
-    for (const match of text.matchAll(/(\w+)\s*=\s*('(?:[^'\\]|\\.)*'|\S+)/g)) {
-      pairs.set(match[1] ?? '', (match[2] ?? '').replace(/^'|'$/g, ''));
-    }
-  }
-  return {
-    service: pairs.has('service'),
-    target: {
-      host: pairs.get('host') ?? pairs.get('hostaddr'),
-      port: pairs.get('port'),
-      database: pairs.get('dbname'),
-    },
+/** What the command line itself says about the server; a missing part comes from libpq's
+ * environment (`PGHOST`, `PGPORT`, `PGDATABASE`) or its defaults. */
+interface Named {
+  host?: string | undefined;
+  port?: string | undefined;
+  database?: string | undefined;
+  /** A `service` key names an entry of pg_service.conf, which can point anywhere. */
+  service?: boolean | undefined;
+}
+
+/** `postgresql://[user@][host][:port][/db][?host=…&port=…&dbname=…]`; the query wins. */
+function uri(text: string): Named | undefined {
+  const match =
+    /^postgres(?:ql)?:\/\/(?:[^@/?#]*@)?(\[[^\]]*\]|[^:/?#]*)(?::(\d*))?(?:\/([^?#]*))?(?:\?([^#]*))?/i.exec(
+      text,
+    );
+  if (match === null) return undefined;
+  const [, host, port, database, query = ''] = match;
+  const named: Named = {
+    host: host ? decode(host) : undefined,
+    port: port || undefined,
+    database: database ? decode(database) : undefined,
   };
+  return withPairs(named, new URLSearchParams(query));
+}
+
+/** `host=db port=5433 dbname=prod` connection strings. */
+function conninfo(text: string): Named | undefined {
+  if (!/^\s*\w+\s*=/.test(text)) return undefined;
+  const pairs = new Map<string, string>();
+  for (const match of text.matchAll(/(\w+)\s*=\s*('(?:[^'\\]|\\.)*'|\S+)/g)) {
+    pairs.set(match[1] ?? '', (match[2] ?? '').replace(/^'|'$/g, ''));
+  }
+  return withPairs({}, pairs);
+}
+
+function withPairs(named: Named, pairs: { get(key: string): string | null | undefined }): Named {
+  return {
+    host: pairs.get('host') ?? pairs.get('hostaddr') ?? named.host,
+    port: pairs.get('port') ?? named.port,
+    database: pairs.get('dbname') ?? named.database,
+    service: pairs.get('service') != null,
+  };
+}
+
+function decode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+// psql meta-commands that only describe, format or print: any other (`\c` connects
+// elsewhere, `\!`, `\o |cmd` and `\g |cmd` run a shell command, `\copy`, `\i`, `\o`, `\w`
+// and `\lo_*` read or write client files) may reach anything.
+const harmlessMetaCommand =
+  /^(?:d[a-zA-Z]*\+?|l\+?|list|x|timing|conninfo|echo|qecho|warn|q|quit|a|t|H|C|encoding|errverbose|sf\+?|sv\+?|z|set|unset|pset|f|if|elif|else|endif|gdesc|\?)$/;
+
+// SQL that makes the server reach beyond the database it runs in: another database or
+// server (dblink, a foreign-data wrapper), a program or a file on the server's host.
+const outwardSql =
+  /\b(?:dblink\w*|postgres_fdw|create\s+(?:server|foreign|extension)|import\s+foreign|copy\b[^;]*\bprogram|pg_read_(?:binary_)?file|pg_ls_dir|pg_stat_file|lo_import|lo_export)\b/i;
+
+/** Whether a `-c` command may reach beyond the server and database it is sent to. */
+function reachesOut(command: string): boolean {
+  if (outwardSql.test(command)) return true;
+  for (const match of command.matchAll(/\\([a-zA-Z_?!]+\+?|!)/g)) {
+    if (!harmlessMetaCommand.test(match[1] ?? '')) return true;
+  }
+  return false;
+}
+
+/**
+ * A libpq variable the command line left to the environment: its value when the line or
+ * the options set it (`''` is unset: the default), null when it is set to something we
+ * cannot know or may be set at all (the environment is not ours to see).
+ */
+function fromEnvironment(context: CommandContext, name: string): string | undefined | null {
+  if (!context.env.has(name)) return null;
+  const value = context.env.get(name) ?? null;
+  return value === '' ? undefined : value;
+}
+
+/** The server and database, or `*` when a part that names the server is unknown. */
+function target(named: Named, context: CommandContext): string {
+  // PGHOSTADDR, when the line sets it, is where libpq connects; PGHOST names the server.
+  const address = context.env.has('PGHOSTADDR')
+    ? fromEnvironment(context, 'PGHOSTADDR')
+    : undefined;
+  if (named.host === undefined && address === null) return everything;
+  const host = named.host ?? address ?? fromEnvironment(context, 'PGHOST');
+  if (host === null) return everything;
+  const port = named.port ?? fromEnvironment(context, 'PGPORT');
+  const database = named.database ?? fromEnvironment(context, 'PGDATABASE');
+  // An unknown database widens to the server; an unknown port to the host on any port.
+  const resource = postgresResource({
+    host,
+    port: port ?? undefined,
+    database: database ?? undefined,
+  });
+  return port === null ? resource.replace(/^(postgres:\/\/[^/:]+):\d+/, '$1') : resource;
 }
 
 /** psql, pg_dump, pg_restore, pgcli and friends; `PGHOST`-style environment counts. */
@@ -61,58 +139,39 @@ export function createPostgresExtractor(program: 'psql' | 'pg_dump' | 'pg_restor
       ],
     });
     const commands = optionValues(parsed, '-c', '--command');
-    // `\!` runs a shell command on the client.
-    if (commands.some((command) => command === null || command.includes('\\!')))
-      return [everything];
-    const env = (name: string): string | undefined => context.env.get(name) ?? undefined;
-    const serviceFile = ['PGSERVICE', 'PGSERVICEFILE'].some((name) => context.env.has(name));
-    if (serviceFile || hasOption(parsed, '--service')) return [everything];
+    if (commands.some((command) => command === null || reachesOut(command))) return [everything];
+    if (program === 'psql') {
+      // A script file or standard input from the line may hold any meta-command.
+      if (hasOption(parsed, '-f', '--file')) return [everything];
+      const listing = hasOption(parsed, '-l', '--list', '-V', '--version', '-?', '--help');
+      if (commands.length === 0 && !listing && context.inputFromLine) return [everything];
+    }
+    // A service (named, or a service file) can point anywhere; `''` is unset.
+    const service = ['PGSERVICE', 'PGSERVICEFILE'].some(
+      (name) => context.env.has(name) && context.env.get(name) !== '',
+    );
+    if (service || hasOption(parsed, '--service')) return [everything];
     const positionals = program === 'pg_restore' ? [] : parsed.positionals;
     const fileOptions =
-      program === 'psql'
-        ? ['-f', '--file', '-o', '--output', '-L', '--log-file']
-        : ['-f', '--file'];
+      program === 'psql' ? ['-o', '--output', '-L', '--log-file'] : ['-f', '--file'];
     const files = [
       ...optionValues(parsed, ...fileOptions),
       ...(program === 'pg_restore' ? parsed.positionals : []),
     ]
       .filter((file) => file !== '-')
       .map((file) => context.file(file));
-    const named: Arg | undefined = optionValue(parsed, '-d', '--dbname') ?? positionals[0];
-    if (named === null) return [everything, ...files];
-    let target: PostgresTarget = {
-      host: nonNull(optionValue(parsed, '-h', '--host')) ?? env('PGHOST'),
-      port: nonNull(optionValue(parsed, '-p', '--port')) ?? env('PGPORT'),
-      database: named ?? env('PGDATABASE'),
+    const dbname: Arg | undefined = optionValue(parsed, '-d', '--dbname') ?? positionals[0];
+    const host = optionValue(parsed, '-h', '--host');
+    const port = optionValue(parsed, '-p', '--port');
+    if (dbname === null || host === null || port === null) return [everything, ...files];
+    const fromName =
+      dbname === undefined ? {} : (uri(dbname) ?? conninfo(dbname) ?? { database: dbname });
+    if (fromName.service) return [everything, ...files];
+    const named: Named = {
+      host: fromName.host ?? host,
+      port: fromName.port ?? port,
+      database: fromName.database,
     };
-    const info = named === undefined ? undefined : conninfo(named);
-    if (info?.service) return [everything, ...files];
-    if (named !== undefined && /^postgres(ql)?:\/\//i.test(named)) {
-      const { host, port, database } = info?.target ?? {};
-      if (host === undefined && port === undefined && database === undefined)
-        return [urlResource(named), ...files];
-      const url = urlResource(named.split('?')[0] ?? '');
-      const server = /^postgres:\/\/([^/:]+):(\d+)(?:\/(.*))?$/.exec(url);
-      if (server === null) return [everything, ...files];
-      target = {
-        host: host ?? server[1],
-        port: port ?? server[2],
-        database: database ?? server[3],
-      };
-    } else if (info !== undefined)
-      target = {
-        host: info.target.host ?? target.host,
-        port: info.target.port ?? target.port,
-        database: info.target.database,
-      };
-    const unknown = [
-      optionValue(parsed, '-h', '--host'),
-      optionValue(parsed, '-p', '--port'),
-    ].includes(null);
-    return [unknown ? everything : postgresResource(target), ...files];
+    return [target(named, context), ...files];
   };
-}
-
-function nonNull(value: Arg | undefined): string | undefined {
-  return value === null ? undefined : value;
 }

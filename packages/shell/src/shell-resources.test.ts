@@ -3,7 +3,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { shellResources } from './shell-resources.js';
 
-const options = { cwd: '/work', home: '/home/agent' };
+// The environment as a deployer describes it: gh's host is github.com (GH_HOST unset) and
+// kubectl's current context is `default`, namespace `default`.
+const options = {
+  cwd: '/work',
+  home: '/home/agent',
+  env: { GH_HOST: '' },
+  kubernetes: { context: 'default', namespace: 'default' },
+};
 const reach = (command: string) => shellResources(command, options);
 const secretDenial = [{ resource: urlResource('https://github.com/acme/secret') }];
 
@@ -32,7 +39,7 @@ describe('shellResources: realistic agent commands', () => {
     ['echo `wget -qO- https://example.com/a`', ['https://example.com/a']],
     ['aws s3 cp s3://bucket/key -', ['s3://bucket/key']],
     ["psql postgres://u@db.internal:5432/prod -c 'select 1'", ['postgres://db.internal:5432/prod']],
-    ['PGHOST=db psql -d prod', ['postgres://db:5432/prod']],
+    ['PGHOST=db PGPORT= psql -d prod', ['postgres://db:5432/prod']],
     ["ssh deploy@prod-1 'cat /etc/shadow'", ['ssh://prod-1']],
     ['scp prod-1:/etc/x .', ['ssh://prod-1', 'file:///work']],
     ['wget -qO- https://example.com/a', ['https://example.com/a']],
@@ -63,8 +70,9 @@ describe('shellResources: realistic agent commands', () => {
       ['k8s://default/namespaces/prod/pods/web-1'],
     ],
     [
+      // Another context's default namespace is the kubeconfig's: the whole context.
       'kubectl --context staging logs -f deploy/api',
-      ['k8s://staging/namespaces/default/deployments/api'],
+      ['k8s://staging'],
     ],
     ['kubectl get pods -A', ['k8s://default']],
     ["rsync -avz -e 'ssh -p 2222' ./dist user@host:/srv/", ['file:///work/dist', 'ssh://host']],
@@ -81,7 +89,7 @@ describe('shellResources: realistic agent commands', () => {
     ['http :3000/health', ['https://localhost:3000/health']],
     ["grep -rn 'password' /srv/app", ['file:///srv/app']],
     ['git -C /repo status', ['file:///repo']],
-    ['psql "postgresql:///billing?host=db.internal"', ['postgres://db.internal:5432/billing']],
+    ['psql "postgresql:///billing?host=db.internal"', ['postgres://db.internal/billing']],
     [
       'psql "postgresql://localhost/x?dbname=billing&host=db.internal&port=6543"',
       ['postgres://db.internal:6543/billing'],

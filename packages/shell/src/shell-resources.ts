@@ -20,6 +20,8 @@ export function shellResources(command: string, options: ShellResourcesOptions =
       variables,
       functions: new Set<string>(),
       gitRemotes: new Map(Object.entries(options.gitRemotes ?? {})),
+      kubernetes: options.kubernetes,
+      inputFromLine: false,
       depth: 0,
       out: new Set<string>(),
     };

@@ -20,6 +20,20 @@ describe('resourceCovers', () => {
     expect(resourceCovers('payment:p-42', 'payment:p-420')).toBe(false);
   });
 
+  it('reads a PostgreSQL resource without a port as that host and database on any port', () => {
+    const anyPort = 'postgres://db.internal/billing';
+    expect(resourceCovers('postgres://db.internal:6432/billing', anyPort)).toBe(true);
+    expect(resourceCovers(anyPort, 'postgres://db.internal:5432/billing/x')).toBe(true);
+    expect(resourceCovers('postgres://db.internal:5432', anyPort)).toBe(true);
+    expect(resourceCovers('postgres://db.internal:5432/analytics', anyPort)).toBe(false);
+    expect(resourceCovers('postgres://db.internal:5432/billing', 'postgres://db/billing')).toBe(
+      false,
+    );
+    expect(resourceCovers('postgres://db.internal:5432', 'postgres://db.internal:6432')).toBe(
+      false,
+    );
+  });
+
   it('treats * on either side as covering', () => {
     expect(resourceCovers('*', 'payment:p-1')).toBe(true);
     expect(resourceCovers('payment:p-1', '*')).toBe(true);

@@ -7,9 +7,24 @@ import { everything } from './canonical-resource.js';
  */
 export function resourceCovers(denied: string, candidate: string): boolean {
   if (denied === everything || candidate === everything) return true;
+  [denied, candidate] = alignPorts(denied, candidate);
   if (denied === candidate) return true;
   if (!candidate.startsWith(denied)) return false;
   return denied.endsWith('/') || candidate.charAt(denied.length) === '/';
+}
+
+const postgresServer = /^(postgres:\/\/[^/:[\]]+)(:\d+)?(\/.*)?$/;
+
+/**
+ * A PostgreSQL resource without a port (`postgres://db/billing`: the port was left to an
+ * environment the library cannot see) stands for that host and database on any port, so
+ * against one with a port both are compared without it.
+ */
+function alignPorts(a: string, b: string): [string, string] {
+  const x = postgresServer.exec(a);
+  const y = postgresServer.exec(b);
+  if (x === null || y === null || (x[2] === undefined) === (y[2] === undefined)) return [a, b];
+  return [`${x[1]}${x[3] ?? ''}`, `${y[1]}${y[3] ?? ''}`];
 }
 
 /**
