@@ -7,7 +7,7 @@ import { everything } from './canonical-resource.js';
  */
 export function resourceCovers(denied: string, candidate: string): boolean {
   if (denied === everything || candidate === everything) return true;
-  [denied, candidate] = alignPorts(denied, candidate);
+  candidate = alignPorts(denied, candidate);
   if (denied === candidate) return true;
   if (!candidate.startsWith(denied)) return false;
   return denied.endsWith('/') || candidate.charAt(denied.length) === '/';
@@ -17,14 +17,15 @@ const postgresServer = /^(postgres:\/\/[^/:[\]]+)(:\d+)?(\/.*)?$/;
 
 /**
  * A PostgreSQL resource without a port (`postgres://db/billing`: the port was left to an
- * environment the library cannot see) stands for that host and database on any port, so
- * against one with a port both are compared without it.
+ * environment the library cannot see) stands for that host and database on any port: it
+ * covers the same host and database on each port, and no one port covers it.
  */
-function alignPorts(a: string, b: string): [string, string] {
-  const x = postgresServer.exec(a);
-  const y = postgresServer.exec(b);
-  if (x === null || y === null || (x[2] === undefined) === (y[2] === undefined)) return [a, b];
-  return [`${x[1]}${x[3] ?? ''}`, `${y[1]}${y[3] ?? ''}`];
+function alignPorts(denied: string, candidate: string): string {
+  const wide = postgresServer.exec(denied);
+  const narrow = postgresServer.exec(candidate);
+  if (wide === null || narrow === null || wide[2] !== undefined || narrow[2] === undefined)
+    return candidate;
+  return `${narrow[1]}${narrow[3] ?? ''}`;
 }
 
 /**
@@ -33,7 +34,25 @@ function alignPorts(a: string, b: string): [string, string] {
  * `gh api graphql`) overlaps a denied `https://github.com/acme/secret`.
  */
 export function resourcesOverlap(denied: string, candidate: string): boolean {
-  return resourceCovers(denied, candidate) || resourceCovers(candidate, denied);
+  if (resourceCovers(denied, candidate) || resourceCovers(candidate, denied)) return true;
+  // Any port meets every port: compare at the other side's port.
+  const a = atPortOf(denied, candidate);
+  const b = atPortOf(candidate, denied);
+  if (a === denied && b === candidate) return false;
+  return resourceCovers(a, b) || resourceCovers(b, a);
+}
+
+/**
+ * A PostgreSQL resource of unknown port read at the port `other` names (`postgres://db/x`
+ * at `postgres://db:6432` is `postgres://db:6432/x`); any other resource as it is.
+ */
+export function atPortOf(resource: string, other: string): string {
+  const self = postgresServer.exec(resource);
+  const port = postgresServer.exec(other);
+  if (self === null || port === null || self[2] !== undefined || port[2] === undefined)
+    return resource;
+  if (self[1] !== port[1]) return resource;
+  return `${self[1]}${port[2]}${self[3] ?? ''}`;
 }
 
 /** The resource and every resource above it, nearest first: `https://h/a/b` → itself,
