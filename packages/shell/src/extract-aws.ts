@@ -1,5 +1,6 @@
 import { everything, s3Resource } from '@recourse/core';
 import type { CommandContext, Extractor } from './command-context.js';
+import { isSet, variableOf } from './environment.js';
 import type { Arg } from './shell-word.js';
 
 // aws options take a value unless they are one of these flags.
@@ -55,8 +56,7 @@ function endpoints(options: Map<string, Arg>, service: string, context: CommandC
   if (options.has('--endpoint-url')) found.push(options.get('--endpoint-url') ?? null);
   const variable = `AWS_ENDPOINT_URL_${service.toUpperCase().replace(/-/g, '_')}`;
   for (const name of ['AWS_ENDPOINT_URL', variable]) {
-    if (context.env.has(name) && context.env.get(name) !== '')
-      found.push(context.env.get(name) ?? null);
+    if (isSet(context, name)) found.push(variableOf(context, name) ?? null);
   }
   return found;
 }

@@ -1,5 +1,6 @@
 import { everything } from '@recourse/core';
 import type { CommandContext, Extractor } from './command-context.js';
+import { isSet, targetVariable, variableOf } from './environment.js';
 import { optionValue, optionValues, parseOptions } from './parse-options.js';
 import type { Arg } from './shell-word.js';
 
@@ -88,9 +89,8 @@ const noReach = new Set([
  * options (`''`: unset, github.com); null when the environment may set it to anything.
  */
 function defaultHost(context: CommandContext): string | null {
-  if (!context.env.has('GH_HOST')) return null;
-  const host = context.env.get('GH_HOST') ?? null;
-  return host === '' ? 'github.com' : host;
+  const host = targetVariable(context, 'GH_HOST');
+  return host === undefined ? 'github.com' : host;
 }
 
 /** `o/r`, `HOST/o/r` or a URL naming a repository. */
@@ -113,8 +113,8 @@ function hostResource(host: string | null): string {
  * each known remote (gh picks one of them), or `*` when neither is known.
  */
 function workingCopyRepositories(context: CommandContext): string[] {
-  if (context.env.has('GH_REPO') && context.env.get('GH_REPO') !== '') {
-    return [repositoryResource(context.env.get('GH_REPO') ?? null, context)];
+  if (isSet(context, 'GH_REPO')) {
+    return [repositoryResource(variableOf(context, 'GH_REPO') ?? null, context)];
   }
   const remotes = [...context.gitRemotes.values()];
   return remotes.length === 0 ? [everything] : remotes.map((url) => context.url(url));

@@ -1,5 +1,6 @@
 import { everything, type KubernetesTarget, kubernetesResource } from '@recourse/core';
 import type { CommandContext, Extractor } from './command-context.js';
+import { isSet } from './environment.js';
 import { kubectlRawResource } from './kubectl-raw-path.js';
 import {
   hasOption,
@@ -138,9 +139,7 @@ function contextAndNamespace(
   const named = optionValue(parsed, '--context');
   const namespace = optionValue(parsed, '-n', '--namespace');
   if (named === null || namespace === null) return undefined;
-  const otherConfig =
-    hasOption(parsed, '--kubeconfig') ||
-    (context.env.has('KUBECONFIG') && context.env.get('KUBECONFIG') !== '');
+  const otherConfig = hasOption(parsed, '--kubeconfig') || isSet(context, 'KUBECONFIG');
   const known = otherConfig ? undefined : context.kubernetes;
   const current = named ?? known?.context;
   if (current === undefined) return undefined;

@@ -1,5 +1,6 @@
 import { everything, postgresResource } from '@recourse/core';
 import type { CommandContext, Extractor } from './command-context.js';
+import { isSet, targetVariable, variableOf } from './environment.js';
 import { hasOption, optionValue, optionValues, parseOptions } from './parse-options.js';
 import type { Arg } from './shell-word.js';
 
@@ -76,28 +77,18 @@ function reachesOut(command: string): boolean {
   return false;
 }
 
-/**
- * A libpq variable the command line left to the environment: its value when the line or
- * the options set it (`''` is unset: the default), null when it is set to something we
- * cannot know or may be set at all (the environment is not ours to see).
- */
-function fromEnvironment(context: CommandContext, name: string): string | undefined | null {
-  if (!context.env.has(name)) return null;
-  const value = context.env.get(name) ?? null;
-  return value === '' ? undefined : value;
-}
-
 /** The server and database, or `*` when a part that names the server is unknown. */
 function target(named: Named, context: CommandContext): string {
   // PGHOSTADDR, when the line sets it, is where libpq connects; PGHOST names the server.
-  const address = context.env.has('PGHOSTADDR')
-    ? fromEnvironment(context, 'PGHOSTADDR')
-    : undefined;
+  const address =
+    variableOf(context, 'PGHOSTADDR') === undefined
+      ? undefined
+      : targetVariable(context, 'PGHOSTADDR');
   if (named.host === undefined && address === null) return everything;
-  const host = named.host ?? address ?? fromEnvironment(context, 'PGHOST');
+  const host = named.host ?? address ?? targetVariable(context, 'PGHOST');
   if (host === null) return everything;
-  const port = named.port ?? fromEnvironment(context, 'PGPORT');
-  const database = named.database ?? fromEnvironment(context, 'PGDATABASE');
+  const port = named.port ?? targetVariable(context, 'PGPORT');
+  const database = named.database ?? targetVariable(context, 'PGDATABASE');
   // An unknown database widens to the server; an unknown port to the host on any port.
   const resource = postgresResource({
     host,
@@ -147,9 +138,7 @@ export function createPostgresExtractor(program: 'psql' | 'pg_dump' | 'pg_restor
       if (commands.length === 0 && !listing && context.inputFromLine) return [everything];
     }
     // A service (named, or a service file) can point anywhere; `''` is unset.
-    const service = ['PGSERVICE', 'PGSERVICEFILE'].some(
-      (name) => context.env.has(name) && context.env.get(name) !== '',
-    );
+    const service = ['PGSERVICE', 'PGSERVICEFILE'].some((name) => isSet(context, name));
     if (service || hasOption(parsed, '--service')) return [everything];
     const positionals = program === 'pg_restore' ? [] : parsed.positionals;
     const fileOptions =
