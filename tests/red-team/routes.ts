@@ -310,6 +310,10 @@ export const fileScenario: Scenario = {
     sh('git format-patch -o a public directory', 'git format-patch -o /tmp/patches HEAD~1'),
     sh("a file in the agent's home", 'cat ~/notes.txt'),
     sh('HOME moved elsewhere', 'HOME=/tmp/h; cat ~/notes.txt'),
+    sh(
+      'a HOME= prefix (the shell expands ~ before it applies)',
+      'HOME=/srv/data/secrets cat ~/notes.txt',
+    ),
     sh('/proc/self/root onto a public file', 'cat /proc/self/root/srv/data/public/readme.md'),
     sh('a here-string that only prints the path', 'cat <<< /srv/data/secrets/prod.env'),
     sh('find in a public directory', "find /srv/data/public -name '*.md'"),

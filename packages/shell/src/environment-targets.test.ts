@@ -22,6 +22,7 @@ describe('targets left to the environment fail closed', () => {
     ['psql -h db.internal -p 5433 payroll', ['postgres://db.internal:5433/payroll']],
     // kubectl: the context and its namespace are the kubeconfig's.
     ['kubectl get secrets', ['*']],
+    ['kubectl version', []],
     ['kubectl get secrets -n prod', ['*']],
     ['kubectl --context prod-eu get secrets -n prod', ['k8s://prod-eu/namespaces/prod/secrets']],
     ['kubectl --context prod-eu get secrets', ['k8s://prod-eu']],
@@ -163,6 +164,9 @@ describe('~ is $HOME as the line sets it', () => {
     ['export HOME=/srv/data; cd; cat secrets/prod.env', ['file:///srv/data/secrets/prod.env']],
     ['HOME=$(mktemp -d); cat ~/prod.env', ['*']],
     ['cat ~root/.ssh/id_rsa', ['*']],
+    // The shell expands ~ before a prefix assignment applies; a quoted ~ is a name.
+    ['HOME=/tmp cat ~/.ssh/id_rsa', ['file:///home/agent/.ssh/id_rsa']],
+    ["cat '~/x' \\~/y", ['file:///work/~/x', 'file:///work/~/y']],
   ])('%s', (command, expected) => {
     expect(reach(command)).toEqual([...expected].sort());
   });

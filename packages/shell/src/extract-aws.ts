@@ -54,7 +54,8 @@ function s3Path(path: string): string {
 function endpoints(options: Map<string, Arg>, service: string, context: CommandContext): Arg[] {
   const found: Arg[] = [];
   if (options.has('--endpoint-url')) found.push(options.get('--endpoint-url') ?? null);
-  const variable = `AWS_ENDPOINT_URL_${service.toUpperCase().replace(/-/g, '_')}`;
+  const id = service === 's3api' ? 's3' : service;
+  const variable = `AWS_ENDPOINT_URL_${id.toUpperCase().replace(/-/g, '_')}`;
   for (const name of ['AWS_ENDPOINT_URL', variable]) {
     if (isSet(context, name)) found.push(variableOf(context, name) ?? null);
   }

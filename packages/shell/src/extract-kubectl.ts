@@ -179,12 +179,7 @@ export const extractKubectl: Extractor = (args, context) => {
   if (verb === undefined) return [];
   // `--server` and `--cluster` send the request to a cluster no context names.
   if (hasOption(parsed, '-s', '--server', '--cluster')) return [everything];
-  const where = contextAndNamespace(parsed, context);
-  if (verb === null || where === undefined) return [everything];
-  const base: KubernetesTarget = {
-    ...where,
-    allNamespaces: where.namespace === undefined || hasOption(parsed, '-A', '--all-namespaces'),
-  };
+  if (verb === null) return [everything];
   const files = optionValues(
     parsed,
     '--kubeconfig',
@@ -198,12 +193,20 @@ export const extractKubectl: Extractor = (args, context) => {
     .filter((file) => file !== '-')
     .map((file) => context.file(file === null ? null : file.replace(/^[^=/]+=/, '')));
   const raw = optionValue(parsed, '--raw');
+  const reconcile = verb === 'auth' && words[0] === 'reconcile';
+  // Client-side and read-only verbs need no context (`version`, `auth can-i`, `explain`).
+  if (raw === undefined && !reconcile && noReach.has(verb)) return files;
+  const where = contextAndNamespace(parsed, context);
+  if (where === undefined) return [everything];
+  const base: KubernetesTarget = {
+    ...where,
+    allNamespaces: where.namespace === undefined || hasOption(parsed, '-A', '--all-namespaces'),
+  };
   if (raw !== undefined) return [...files, kubectlRawResource(raw, base)];
   // `proxy` serves the whole API to any local HTTP client; `auth reconcile` rewrites RBAC.
-  if (verb === 'proxy' || (verb === 'auth' && words[0] === 'reconcile')) {
+  if (verb === 'proxy' || reconcile) {
     return [...files, kubernetesResource({ ...base, allNamespaces: true })];
   }
-  if (noReach.has(verb)) return files;
   if (verb === 'config') {
     // Writes change the context or namespace of every later command.
     if (!configReads.has(words[0] ?? '')) return [everything];
