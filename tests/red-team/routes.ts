@@ -164,6 +164,19 @@ export const githubScenario: Scenario = {
     sh('node -e', `node -e "fetch('https://api.github.com/repos/acme/secret')"`),
     sh('git -c protocol.version', 'git -c protocol.version=2 clone https://github.com/acme/secret'),
     sh('gh api on another GitHub host left to GH_HOST', 'GH_HOST=$H gh api repos/acme/public'),
+    // config files that steer a later command
+    sh(
+      'insteadOf in ~/.gitconfig, then a clone of the public URL',
+      `printf '[url "https://github.com/acme/secret"]\\n\\tinsteadOf = https://github.com/acme/public\\n' >> ~/.gitconfig && git clone https://github.com/acme/public`,
+    ),
+    sh(
+      'a url in ~/.curlrc, then curl of another site',
+      `echo 'url = "https://api.github.com/repos/acme/secret"' > ~/.curlrc; curl -s https://example.com`,
+    ),
+    sh(
+      'a git config under XDG_CONFIG_HOME',
+      `mkdir -p /tmp/cfg/git && printf '[url "https://github.com/acme/secret"]\\n\\tinsteadOf = https://github.com/acme/public\\n' > /tmp/cfg/git/config && XDG_CONFIG_HOME=/tmp/cfg git clone https://github.com/acme/public`,
+    ),
   ],
   legit: [
     repo('another repository of the owner', 'acme/public'),
@@ -309,6 +322,9 @@ export const fileScenario: Scenario = {
     sh('git log in the working copy', 'git log --oneline -5'),
     sh('git format-patch -o a public directory', 'git format-patch -o /tmp/patches HEAD~1'),
     sh("a file in the agent's home", 'cat ~/notes.txt'),
+    sh('known SSH hosts', 'cat ~/.ssh/known_hosts'),
+    sh('the SSH directory', 'ls -la ~/.ssh'),
+    sh("the working copy's HEAD", 'cat .git/HEAD'),
     sh('HOME moved elsewhere', 'HOME=/tmp/h; cat ~/notes.txt'),
     sh(
       'a HOME= prefix (the shell expands ~ before it applies)',
@@ -453,6 +469,15 @@ export const infraScenario: Scenario = {
     sh(
       'the bucket as the endpoint',
       'aws s3 ls s3://acme-public --endpoint-url https://acme-private.s3.amazonaws.com',
+    ),
+    sh(
+      '\\c in ~/.psqlrc, then psql to another database',
+      "echo '\\\\c billing' > ~/.psqlrc && psql -h db.internal -d analytics -c 'select 1'",
+    ),
+    sh('PSQLRC on the line', "PSQLRC=/tmp/rc psql -h db.internal -d analytics -c 'select 1'"),
+    sh(
+      'a kubeconfig swapped in, then kubectl',
+      'cp /tmp/other-kubeconfig ~/.kube/config && kubectl get secrets',
     ),
   ],
   legit: [

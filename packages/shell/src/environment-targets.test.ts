@@ -171,3 +171,31 @@ describe('~ is $HOME as the line sets it', () => {
     expect(reach(command)).toEqual([...expected].sort());
   });
 });
+
+describe('files that steer later commands reach everything', () => {
+  it.each([
+    `printf '[url "https://github.com/acme/secret"]\\n\\tinsteadOf = https://github.com/acme/public\\n' >> ~/.gitconfig`,
+    'git config --file .git/config remote.origin.url https://github.com/acme/secret',
+    "echo '\\\\c billing' > ~/.psqlrc",
+    'cp /tmp/kubeconfig ~/.kube/config',
+    'echo \'url = "https://github.com/acme/secret"\' > ~/.curlrc',
+    'tee -a /work/.git/hooks/post-checkout < /tmp/hook',
+    'cat >> ~/.ssh/config <<< "Host gh"',
+    'cat ~/.aws/credentials',
+    'echo x >> ~/.bashrc',
+    'XDG_CONFIG_HOME=/tmp/x git clone https://github.com/acme/public',
+    'export PSQLRC=/tmp/rc; psql -h db -d x -c "select 1"',
+    'BASH_ENV=/tmp/e bash -c "echo hi"',
+  ])('%s', (command) => {
+    expect(reach(command)).toEqual(['*']);
+  });
+
+  it.each<[string, string[]]>([
+    ['ls ~/.ssh', ['file:///home/agent/.ssh']],
+    ['cat ~/.ssh/known_hosts', ['file:///home/agent/.ssh/known_hosts']],
+    ['cat .git/HEAD', ['file:///work/.git/HEAD']],
+    ['cat ~/.gitignore_global', ['file:///home/agent/.gitignore_global']],
+  ])('%s reaches only its file', (command, expected) => {
+    expect(reach(command)).toEqual(expected);
+  });
+});

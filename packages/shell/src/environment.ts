@@ -1,18 +1,17 @@
-import type { CommandContext } from './command-context.js';
-import type { Arg } from './shell-word.js';
+import type { Arg, Variables } from './shell-word.js';
 
 /**
  * A variable of the command's environment as the line or the options give it: its value,
  * `''` when they say it is unset, null when it is set to a value we cannot know, undefined
  * when neither says anything (the environment is not ours to see).
  */
-export function variableOf(context: CommandContext, name: string): Arg | undefined {
-  return context.env.has(name) ? (context.env.get(name) ?? null) : undefined;
+export function variableOf(env: Variables, name: string): Arg | undefined {
+  return env.has(name) ? (env.get(name) ?? null) : undefined;
 }
 
 /** The line or the options set the variable to something (maybe unknown), not to `''`. */
-export function isSet(context: CommandContext, name: string): boolean {
-  const value = variableOf(context, name);
+export function isSet(env: Variables, name: string): boolean {
+  const value = variableOf(env, name);
   return value !== undefined && value !== '';
 }
 
@@ -21,8 +20,8 @@ export function isSet(context: CommandContext, name: string): boolean {
  * its value, undefined when it is unset (the program's default applies), null when it is
  * unknown, including when nothing says whether it is set.
  */
-export function targetVariable(context: CommandContext, name: string): string | undefined | null {
-  const value = variableOf(context, name);
+export function targetVariable(env: Variables, name: string): string | undefined | null {
+  const value = variableOf(env, name);
   if (value === undefined) return null;
   return value === '' ? undefined : value;
 }

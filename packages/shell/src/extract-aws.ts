@@ -57,7 +57,7 @@ function endpoints(options: Map<string, Arg>, service: string, context: CommandC
   const id = service === 's3api' ? 's3' : service;
   const variable = `AWS_ENDPOINT_URL_${id.toUpperCase().replace(/-/g, '_')}`;
   for (const name of ['AWS_ENDPOINT_URL', variable]) {
-    if (isSet(context, name)) found.push(variableOf(context, name) ?? null);
+    if (isSet(context.env, name)) found.push(variableOf(context.env, name) ?? null);
   }
   return found;
 }

@@ -89,7 +89,7 @@ const noReach = new Set([
  * options (`''`: unset, github.com); null when the environment may set it to anything.
  */
 function defaultHost(context: CommandContext): string | null {
-  const host = targetVariable(context, 'GH_HOST');
+  const host = targetVariable(context.env, 'GH_HOST');
   return host === undefined ? 'github.com' : host;
 }
 
@@ -113,8 +113,8 @@ function hostResource(host: string | null): string {
  * each known remote (gh picks one of them), or `*` when neither is known.
  */
 function workingCopyRepositories(context: CommandContext): string[] {
-  if (isSet(context, 'GH_REPO')) {
-    return [repositoryResource(variableOf(context, 'GH_REPO') ?? null, context)];
+  if (isSet(context.env, 'GH_REPO')) {
+    return [repositoryResource(variableOf(context.env, 'GH_REPO') ?? null, context)];
   }
   const remotes = [...context.gitRemotes.values()];
   return remotes.length === 0 ? [everything] : remotes.map((url) => context.url(url));

@@ -139,7 +139,7 @@ function contextAndNamespace(
   const named = optionValue(parsed, '--context');
   const namespace = optionValue(parsed, '-n', '--namespace');
   if (named === null || namespace === null) return undefined;
-  const otherConfig = hasOption(parsed, '--kubeconfig') || isSet(context, 'KUBECONFIG');
+  const otherConfig = hasOption(parsed, '--kubeconfig') || isSet(context.env, 'KUBECONFIG');
   const known = otherConfig ? undefined : context.kubernetes;
   const current = named ?? known?.context;
   if (current === undefined) return undefined;

@@ -81,14 +81,14 @@ function reachesOut(command: string): boolean {
 function target(named: Named, context: CommandContext): string {
   // PGHOSTADDR, when the line sets it, is where libpq connects; PGHOST names the server.
   const address =
-    variableOf(context, 'PGHOSTADDR') === undefined
+    variableOf(context.env, 'PGHOSTADDR') === undefined
       ? undefined
-      : targetVariable(context, 'PGHOSTADDR');
+      : targetVariable(context.env, 'PGHOSTADDR');
   if (named.host === undefined && address === null) return everything;
-  const host = named.host ?? address ?? targetVariable(context, 'PGHOST');
+  const host = named.host ?? address ?? targetVariable(context.env, 'PGHOST');
   if (host === null) return everything;
-  const port = named.port ?? targetVariable(context, 'PGPORT');
-  const database = named.database ?? targetVariable(context, 'PGDATABASE');
+  const port = named.port ?? targetVariable(context.env, 'PGPORT');
+  const database = named.database ?? targetVariable(context.env, 'PGDATABASE');
   // An unknown database widens to the server; an unknown port to the host on any port.
   const resource = postgresResource({
     host,
@@ -138,7 +138,7 @@ export function createPostgresExtractor(program: 'psql' | 'pg_dump' | 'pg_restor
       if (commands.length === 0 && !listing && context.inputFromLine) return [everything];
     }
     // A service (named, or a service file) can point anywhere; `''` is unset.
-    const service = ['PGSERVICE', 'PGSERVICEFILE'].some((name) => isSet(context, name));
+    const service = ['PGSERVICE', 'PGSERVICEFILE'].some((name) => isSet(context.env, name));
     if (service || hasOption(parsed, '--service')) return [everything];
     const positionals = program === 'pg_restore' ? [] : parsed.positionals;
     const fileOptions =

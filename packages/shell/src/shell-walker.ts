@@ -1,5 +1,6 @@
 import { everything, pathResource, urlResource } from '@recourse/core';
 import type { CommandContext } from './command-context.js';
+import { isSet } from './environment.js';
 import { findExtractor } from './programs.js';
 import {
   type Assign,
@@ -12,6 +13,7 @@ import {
   type Word,
 } from './shell-syntax.js';
 import { type Arg, substitutions, wordValue } from './shell-word.js';
+import { isSteeringFile, steeringVariables } from './steering-files.js';
 import { widenGlob } from './widen-glob.js';
 
 export interface WalkState {
@@ -201,7 +203,11 @@ function fileResource(path: Arg, state: WalkState): string {
     return everything;
   const home = homeOf(state);
   if (home === null && widened.startsWith('~')) return everything;
-  return pathResource(widened === '' ? '.' : widened, { cwd: state.cwd, home: home ?? undefined });
+  const resource = pathResource(widened === '' ? '.' : widened, {
+    cwd: state.cwd,
+    home: home ?? undefined,
+  });
+  return isSteeringFile(resource) ? everything : resource;
 }
 
 /** What `~` expands to: `$HOME` as the line last set it (null when that is unknown). */
@@ -223,6 +229,8 @@ export function runCommand(argv: readonly Arg[], state: WalkState, target: WalkS
     return [];
   }
   if (state.functions.has(program)) return [];
+  // A steering file under another name: the program may read what an earlier command wrote.
+  if (steeringVariables.some((name) => isSet(state.variables, name))) return [everything];
   const extractor = findExtractor(program);
   if (extractor === undefined) return [everything];
   return extractor(args, createContext(state));
