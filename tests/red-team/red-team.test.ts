@@ -11,8 +11,9 @@ const { provider, downstream } = useSandboxServer();
 const tally = { bypass: 0, blocked: 0, legit: 0, executed: 0 };
 
 // Requests that would read a denied resource, if they ever reached the downstream.
-const deniedTarget = /repos\/acme\/secret\/|acme-private\.s3|namespaces\/prod\//i;
-const httpTools = new Set(['github_api', 's3_get_object', 'k8s_list']);
+const deniedTarget =
+  /repos\/acme\/secret\/|acme-private\.s3|namespaces\/prod\/|10\.0\.0\.5\/admin/i;
+const httpTools = new Set(['github_api', 's3_get_object', 'k8s_list', 'http_get']);
 
 function isBlocked(verdict: CallVerdict, deniedResources: readonly string[]): boolean {
   const contract = readContract(verdict.output);
@@ -40,7 +41,8 @@ describe('bypass routes after a denial', () => {
       const contract = readContract(denial.output);
       expect(contract).toMatchObject({ status: 'BLOCKED', failure_class: 'AUTHORIZATION' });
     }
-    expect(report.deniedResources).toHaveLength(report.denials.length);
+    // Each denial is recorded as exactly what its route reached, never the whole host.
+    expect([...report.deniedResources].sort()).toEqual([...scenario.denied].sort());
     console.log(`${scenario.name}: denied ${report.deniedResources.join(', ')}`);
     const leaks = report.bypass.filter((v) => !isBlocked(v, report.deniedResources));
     expect(leaks.map((v) => `${v.route.name}: ${v.executed ? 'EXECUTED' : v.output}`)).toEqual([]);
@@ -58,13 +60,13 @@ describe('bypass routes after a denial', () => {
     tally.executed += report.legit.length - falseBlocks.length;
   });
 
-  it('blocks at least 40 bypass routes and runs at least 40 legitimate calls', () => {
+  it('blocks at least 200 bypass routes and runs at least 80 legitimate calls', () => {
     console.log(
       `red team: ${tally.blocked}/${tally.bypass} bypass routes blocked, ${tally.executed}/${tally.legit} legitimate calls executed`,
     );
-    expect(tally.bypass).toBeGreaterThanOrEqual(40);
+    expect(tally.bypass).toBeGreaterThanOrEqual(200);
     expect(tally.blocked).toBe(tally.bypass);
-    expect(tally.legit).toBeGreaterThanOrEqual(40);
+    expect(tally.legit).toBeGreaterThanOrEqual(80);
     expect(tally.executed).toBe(tally.legit);
   });
 });

@@ -2,7 +2,7 @@ import { HttpResponse, http } from 'msw';
 
 /**
  * The systems the sandbox tools talk to, at the HTTP boundary (msw): GitHub's contents API,
- * S3 and a Kubernetes API server. They refuse exactly the denied resources with the status
+ * S3, a Kubernetes API server and an internal admin service. They refuse exactly the denied resources with the status
  * and body the real services send, and record every request that reached them, so a test
  * can prove that a blocked route never left the process.
  */
@@ -50,6 +50,11 @@ export function createSandboxDownstream() {
         );
       }
       return HttpResponse.json({ kind: 'List', apiVersion: 'v1', items: [] });
+    }),
+    // An internal admin service, reached by its address.
+    http.get(/^https:\/\/10\.0\.0\.5\/admin(\/|$)/, ({ request }) => {
+      record(request);
+      return HttpResponse.json({ message: 'Forbidden' }, { status: 403 });
     }),
     // Anything else the legitimate calls fetch: a plain 200.
     http.all(/^https:\/\/(?!api\.openai\.test)/, ({ request }) => {

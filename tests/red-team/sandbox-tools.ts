@@ -4,6 +4,7 @@ import {
   kubernetesResource,
   pathResource,
   postgresResource,
+  resourceCovers,
   s3Resource,
   shellResources,
   type ToolPolicy,
@@ -12,9 +13,20 @@ import {
 import { z } from 'zod';
 import { fetchText } from './sandbox-downstream.js';
 
-/** Where the agent runs: relative paths in shell commands and file reads resolve here. */
-export const shellOptions = { cwd: '/work/app', home: '/home/agent' };
+/**
+ * Where the agent runs: relative paths in shell commands and file reads resolve here. What
+ * the deployer knows of the agent's environment: gh talks to github.com (`GH_HOST` is
+ * unset) and kubectl's current context is `default`, namespace `default`. Nothing is known
+ * of `PGHOST` or `PGPORT`, so psql without `-h` reaches `*`.
+ */
+export const shellOptions = {
+  cwd: '/work/app',
+  home: '/home/agent',
+  env: { GH_HOST: '' },
+  kubernetes: { context: 'default', namespace: 'default' },
+};
 export const fileOptions = { cwd: '/srv/data', home: '/home/agent' };
+const deniedRepository = 'https://github.com/acme/secret';
 
 /** One sandbox tool, independent of the SDK: a schema, a policy and an implementation. */
 export interface SandboxTool {
@@ -36,6 +48,17 @@ function permissionDenied(path: string): Error {
   });
 }
 
+/**
+ * gh's refusal as the shell tool reports it: the command failed, and the tool passes on the
+ * HTTP status gh printed (`(HTTP 403)`), as a shell tool that reads gh's error line would.
+ */
+function ghForbidden(command: string): Error {
+  return Object.assign(
+    new Error(`Command failed: ${command}\ngh: Resource not accessible by integration (HTTP 403)`),
+    { exitCode: 1, status: 403 },
+  );
+}
+
 /** A `pg` `DatabaseError` for a missing privilege (its `name` is "error"). */
 function insufficientPrivilege(database: string): Error {
   return Object.assign(new Error(`permission denied for database ${database}`), {
@@ -47,9 +70,9 @@ function insufficientPrivilege(database: string): Error {
 
 /**
  * Every tool records the id of each call whose `execute` ran, so a test can assert that a
- * blocked route never executed. Denied: the repository acme/secret, the file
- * /srv/data/secrets/prod.env, the bucket acme-private, the namespace prod, the database
- * billing on db.internal.
+ * blocked route never executed. Denied: the repository acme/secret (to the REST API and to
+ * gh in the shell), the file /srv/data/secrets/prod.env, the bucket acme-private, the
+ * namespace prod, the database billing on db.internal, and https://10.0.0.5/admin.
  */
 export function createSandboxTools() {
   const executed: string[] = [];
@@ -71,7 +94,13 @@ export function createSandboxTools() {
       description: 'Run a shell command in /work/app',
       inputSchema: z.object({ command: z.string() }),
       resource: (i: { command: string }) => shellResources(i.command, shellOptions),
-      execute: async (i: { command: string }) => ran(`$ ${i.command}\nok`),
+      execute: async (i: { command: string }) => {
+        ran('shell');
+        const reached = shellResources(i.command, shellOptions);
+        if (reached.some((r) => r !== '*' && resourceCovers(deniedRepository, r)))
+          throw ghForbidden(i.command);
+        return `$ ${i.command}\nok`;
+      },
     },
     http_get: {
       description: 'GET a URL',

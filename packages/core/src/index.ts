@@ -88,6 +88,7 @@ export type { EventListener, RecoveryEvent, RecoveryEventType } from './runtime/
 export {
   createScopeGuard,
   everything,
+  findCoveringDenial,
   type HttpCapability,
   httpCapability,
   httpResource,
@@ -98,6 +99,7 @@ export {
   pathResource,
   postgresResource,
   resourceCovers,
+  resourcesOverlap,
   type ScopeGuard,
   type ScopeGuardOptions,
   type ScopeVerdict,

@@ -61,7 +61,11 @@ function setUp(options: { onDenial?: 'stop' | 'continue' } = {}) {
         resource: (input: { repo: string }) => urlResource(`https://github.com/${input.repo}`),
       },
       update_issue: { sideEffects: true },
-      shell: { resource: (input: { command: string }) => shellResources(input.command) },
+      // gh talks to github.com here: GH_HOST is unset (unknown, gh would reach anything).
+      shell: {
+        resource: (input: { command: string }) =>
+          shellResources(input.command, { env: { GH_HOST: '' } }),
+      },
     },
   });
   const tools = recovery.tools({

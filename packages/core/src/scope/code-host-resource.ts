@@ -13,13 +13,31 @@ function github(segments: readonly string[]): string {
   return repository('github.com', owner, repo, rest);
 }
 
-/** api.github.com: repository routes map to the repository; anything else (search, graphql,
- * /repositories/{id}, ...) may reach any repository, so it maps to all of GitHub. */
+/**
+ * API endpoints that read or change the account, never a repository: the signed-in user's
+ * own profile, e-mails, keys and followers, a user's or an organisation's public profile,
+ * and the API's own metadata. Their canonical home is `https://{host}/-/…`: `-` is never an
+ * owner name, so a denial of one repository does not cover them, and a denial of one of
+ * them closes only that endpoint; a denial of the whole host still covers them.
+ */
+const accountEndpoint =
+  /^(?:user(?:\/(?:emails|public_emails|keys|gpg_keys|ssh_signing_keys|followers|following|blocks|social_accounts)(?:\/[^/]+)?)?|users\/[^/]+|orgs\/[^/]+|rate_limit|meta|emojis|octocat|zen|versions)$/i;
+
+function account(host: string, segments: readonly string[]): string | undefined {
+  const path = segments.join('/');
+  return accountEndpoint.test(path) ? joinResource(`https://${host}/-`, segments) : undefined;
+}
+
+/** api.github.com: repository routes map to the repository, account routes to the account;
+ * anything else (search, graphql, /repositories/{id}, /user/repos, ...) may reach any
+ * repository, so it maps to all of GitHub. */
 function githubApi(segments: readonly string[]): string {
   const [kind, owner, repo, ...rest] = segments;
   if (kind === 'repos' && owner !== undefined && repo !== undefined) {
     return repository('github.com', owner, repo, rest);
   }
+  const own = account('github.com', segments.map(lowerSegment));
+  if (own !== undefined) return own;
   if ((kind === 'orgs' || kind === 'users' || kind === 'repos') && owner !== undefined) {
     return `https://github.com/${lowerSegment(owner)}`;
   }
@@ -30,6 +48,8 @@ function gitlab(segments: readonly string[]): string {
   if (segments[0] === 'api') {
     // /api/v4/projects/{owner%2Frepo}/... — a numeric id could be any project.
     const [, , kind, id, ...rest] = segments;
+    const own = account('gitlab.com', segments.slice(2).map(lowerSegment));
+    if (own !== undefined) return own;
     if (kind !== 'projects' || id === undefined) return 'https://gitlab.com';
     const path = id.split(/%2F/i).filter(Boolean);
     if (path.length < 2 || /^\d+$/.test(id)) return 'https://gitlab.com';
@@ -61,7 +81,7 @@ function bitbucketApi(segments: readonly string[]): string {
   if (kind === 'repositories' && owner !== undefined && repo !== undefined) {
     return repository('bitbucket.org', owner, repo, rest);
   }
-  return 'https://bitbucket.org';
+  return account('bitbucket.org', segments.slice(1).map(lowerSegment)) ?? 'https://bitbucket.org';
 }
 
 const hosts: Record<string, (segments: readonly string[]) => string> = {

@@ -30,7 +30,7 @@ export interface PostgresTarget {
 
 /** `postgres://host:port/db`; a missing database widens to the server. */
 export function postgresResource(target: PostgresTarget): string {
-  let host = (target.host ?? '').trim().toLowerCase();
+  let host = (target.host ?? '').trim().toLowerCase().replace(/\.$/, '');
   // A socket directory or an empty host is the local server.
   if (host === '' || host.startsWith('/') || host.startsWith('%2f')) host = 'localhost';
   if (/[\s,/]/.test(host)) return everything;

@@ -23,9 +23,26 @@ export function pathResource(path: string, options: PathResourceOptions = {}): s
     if (home === undefined || home === '') return everything;
     input = home + input.slice(1);
   } else if (input.startsWith('~')) {
-    // `~user/...`: another user's home, by the usual layout.
-    input = `/home/${input.slice(1)}`;
+    // `~user/...`: another user's home, wherever the password database puts it (`~root`
+    // is `/root`): unknown.
+    return everything;
   }
   const cwd = options.cwd ?? process.cwd();
-  return `file://${posix.resolve('/', cwd, input)}`;
+  return throughProc(posix.resolve('/', cwd, input));
+}
+
+/**
+ * `/proc/self/root` is a link to this process's root directory, so a path below it is the
+ * path below `/`; another process's root, and any process's `cwd`, `fd/{n}` and
+ * `map_files`, are links to places we cannot see: unknown.
+ */
+function throughProc(path: string): string {
+  const link =
+    /^\/proc\/(self|thread-self|\d+)(?:\/task\/\d+)?\/(root|cwd|fd|map_files)(?=\/|$)(.*)$/.exec(
+      path,
+    );
+  if (link === null) return `file://${path}`;
+  // Another process may have another root (a chroot, a container).
+  if (link[2] !== 'root' || /^\d/.test(link[1] ?? '')) return everything;
+  return throughProc(posix.resolve('/', `.${link[3] ?? ''}`));
 }

@@ -20,6 +20,24 @@ describe('resourceCovers', () => {
     expect(resourceCovers('payment:p-42', 'payment:p-420')).toBe(false);
   });
 
+  it('reads a PostgreSQL resource without a port as that host and database on any port', () => {
+    const anyPort = 'postgres://db.internal/billing';
+    expect(resourceCovers(anyPort, 'postgres://db.internal:5432/billing/x')).toBe(true);
+    expect(resourceCovers(anyPort, 'postgres://db.internal:6432/billing')).toBe(true);
+    // No one port covers every port (a grant or an allow rule of one port does not lift it),
+    // but the two overlap, so a denial of either blocks the other.
+    expect(resourceCovers('postgres://db.internal:6432/billing', anyPort)).toBe(false);
+    expect(resourcesOverlap('postgres://db.internal:6432/billing', anyPort)).toBe(true);
+    expect(resourcesOverlap('postgres://db.internal:5432', anyPort)).toBe(true);
+    expect(resourcesOverlap('postgres://db.internal:5432/analytics', anyPort)).toBe(false);
+    expect(resourceCovers('postgres://db.internal:5432/billing', 'postgres://db/billing')).toBe(
+      false,
+    );
+    expect(resourceCovers('postgres://db.internal:5432', 'postgres://db.internal:6432')).toBe(
+      false,
+    );
+  });
+
   it('treats * on either side as covering', () => {
     expect(resourceCovers('*', 'payment:p-1')).toBe(true);
     expect(resourceCovers('payment:p-1', '*')).toBe(true);

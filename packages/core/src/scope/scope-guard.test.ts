@@ -9,6 +9,21 @@ describe('createScopeGuard', () => {
     });
   });
 
+  it('reads a PostgreSQL resource of unknown port against rules of one port, failing closed', () => {
+    const anyPort = 'postgres://db.internal/billing';
+    const deny = createScopeGuard({ deny: ['postgres://db.internal:5432/billing'] });
+    expect(deny.check([anyPort])).toMatchObject({ allowed: false, reason: 'SCOPE_DENY' });
+    expect(deny.check(['postgres://db.internal/analytics'])).toEqual({ allowed: true });
+    const server = createScopeGuard({ deny: ['postgres://db.internal:5432'] });
+    expect(server.check([anyPort])).toMatchObject({ allowed: false, reason: 'SCOPE_DENY' });
+    const glob = createScopeGuard({ deny: ['postgres://db.internal:5432/bill*'] });
+    expect(glob.check([anyPort])).toMatchObject({ allowed: false, reason: 'SCOPE_DENY' });
+    expect(glob.check(['postgres://db.internal/analytics'])).toEqual({ allowed: true });
+    const allow = createScopeGuard({ allow: ['postgres://db.internal:5432/billing'] });
+    expect(allow.check(['postgres://db.internal:5432/billing'])).toEqual({ allowed: true });
+    expect(allow.check([anyPort])).toMatchObject({ allowed: false, reason: 'SCOPE_NOT_ALLOWED' });
+  });
+
   it('denies what a deny rule covers, canonicalising the pattern', () => {
     const guard = createScopeGuard({ deny: ['https://github.com/ACME/Secret'] });
     expect(guard.check(['https://github.com/acme/secret/issues/1'])).toEqual({

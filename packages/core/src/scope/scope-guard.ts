@@ -2,7 +2,7 @@ import picomatch from 'picomatch';
 import { InvalidOptionsError } from '../errors.js';
 import { everything } from './canonical-resource.js';
 import { canonicaliseResource } from './canonicalise-resource.js';
-import { resourceAncestors, resourceCovers } from './resource-match.js';
+import { atPortOf, resourceAncestors, resourceCovers } from './resource-match.js';
 
 export type ScopeVerdict =
   | { allowed: true }
@@ -74,10 +74,14 @@ function matcher(glob: string, field: string): (value: string) => boolean {
   }
 }
 
-/** A call reaching `resource` may reach what the deny rule names. */
+/**
+ * A call reaching `resource` may reach what the deny rule names. A resource of unknown
+ * port is read at the rule's port (it may be that one); an allow rule never does that.
+ */
 function denies(rule: Rule, resource: string): boolean {
-  if (rule.matches(resource)) return true;
-  return rule.base !== undefined && rule.base !== everything && resourceCovers(resource, rule.base);
+  const read = rule.base === undefined ? resource : atPortOf(resource, rule.base);
+  if (rule.matches(read)) return true;
+  return rule.base !== undefined && rule.base !== everything && resourceCovers(read, rule.base);
 }
 
 /**

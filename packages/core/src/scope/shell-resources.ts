@@ -1,45 +1,56 @@
-import { everything } from './canonical-resource.js';
-import { walkScript } from './shell/shell-walker.js';
-import { isUnknownResource } from './shell/shell-word.js';
+import { createRequire } from 'node:module';
 
 export interface ShellResourcesOptions {
   /** The directory the command runs in. Default `process.cwd()`. */
   cwd?: string | undefined;
   /** What `~` and `$HOME` expand to. Default the `HOME` environment variable. */
   home?: string | undefined;
-  /** Shell variables known before the command runs (e.g. `{ PGHOST: 'db' }`). */
+  /**
+   * Variables of the environment the command runs in (e.g. `{ PGHOST: 'db' }`); `''` says a
+   * variable is unset. A program whose target a variable names (`PGHOST`, `PGPORT`,
+   * `GH_HOST`, `KUBECONFIG`, …) and that is neither here nor set on the line reaches `*`.
+   */
   env?: Readonly<Record<string, string>> | undefined;
-  /** Git remote names → URLs of the working copy (`git push origin` reaches `origin`). */
+  /**
+   * Git remote names → URLs of the working copy (`git push origin` reaches `origin`; `git
+   * pull` and `gh` without `--repo` reach every remote). Without them a remote given by
+   * name, or left to the branch, reaches `*`.
+   */
   gitRemotes?: Readonly<Record<string, string>> | undefined;
+  /**
+   * kubectl's current context and its namespace, as the kubeconfig says. Without them a
+   * kubectl command that names no `--context` reaches `*`, and one that names no `-n`
+   * reaches its whole context.
+   */
+  kubernetes?: { context: string; namespace?: string | undefined } | undefined;
+}
+
+interface ShellPackage {
+  shellResources(command: string, options?: ShellResourcesOptions): string[];
+}
+
+let shell: ShellPackage | undefined;
+
+function loadShell(): ShellPackage {
+  try {
+    return createRequire(import.meta.url)('@recourse/shell') as ShellPackage;
+  } catch (error) {
+    throw new Error('shellResources needs the @recourse/shell package, which could not be loaded', {
+      cause: error,
+    });
+  }
 }
 
 /**
- * What a shell command line would reach, as canonical resources (see canonical-resource.ts).
- * The line is parsed by a real Bash parser; wrappers (`bash -c`, `sudo`, `env`, `xargs`, …),
- * chains, pipes, substitutions and redirections are followed. Anything it cannot parse or
- * understand — an unknown program, `eval`, inline interpreter code, a program name from a
- * variable — reaches `*` (fail closed). Never throws.
+ * What a shell command line would reach, as canonical resources (see `@recourse/shell`).
+ * The parser and the program extractors live in `@recourse/shell` with `mvdan-sh` (1.5 MB),
+ * loaded on the first call: a program that never reads a shell line never loads them. The
+ * load is a synchronous `require` of an ES module, which Node does without a flag or a
+ * warning from 22.13 on; the shell package imports this package and so shares its instance.
+ * Throws only when `@recourse/shell` cannot be loaded (a tool policy's resource function
+ * that throws reaches everything).
  */
 export function shellResources(command: string, options: ShellResourcesOptions = {}): string[] {
-  try {
-    const home = options.home ?? process.env.HOME;
-    const variables = new Map<string, string | null>(Object.entries(options.env ?? {}));
-    if (home !== undefined && !variables.has('HOME')) variables.set('HOME', home);
-    const state = {
-      cwd: options.cwd ?? process.cwd(),
-      home,
-      variables,
-      functions: new Set<string>(),
-      gitRemotes: new Map(Object.entries(options.gitRemotes ?? {})),
-      depth: 0,
-      out: new Set<string>(),
-    };
-    walkScript(command, state);
-    const resources = [...state.out];
-    // A resource built from an unknown value could be anything; `*` makes the rest redundant.
-    if (resources.some((r) => r === everything || isUnknownResource(r))) return [everything];
-    return resources;
-  } catch {
-    return [everything];
-  }
+  shell ??= loadShell();
+  return shell.shellResources(command, options);
 }

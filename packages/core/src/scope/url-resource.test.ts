@@ -177,7 +177,55 @@ describe('urlResource', () => {
   });
 });
 
+describe('urlResource: endpoints that reach no repository', () => {
+  it.each([
+    ['https://api.github.com/user', 'https://github.com/-/user'],
+    ['https://api.github.com/user/emails', 'https://github.com/-/user/emails'],
+    ['https://api.github.com/users/Octocat', 'https://github.com/-/users/octocat'],
+    ['https://api.github.com/orgs/acme', 'https://github.com/-/orgs/acme'],
+    ['https://api.github.com/rate_limit', 'https://github.com/-/rate_limit'],
+    ['https://gitlab.com/api/v4/user', 'https://gitlab.com/-/user'],
+    ['https://api.bitbucket.org/2.0/user', 'https://bitbucket.org/-/user'],
+  ])('%s is %s: apart from every repository, below the host', (url, resource) => {
+    expect(urlResource(url)).toBe(resource);
+    expect(resourceCovers(secret, resource)).toBe(false);
+    expect(resourceCovers(resource, secret)).toBe(false);
+    expect(resourceCovers(urlResource('https://github.com'), urlResource(url))).toBe(
+      url.includes('github'),
+    );
+  });
+
+  it.each([
+    'https://api.github.com/user/repos',
+    'https://api.github.com/orgs/acme/repos',
+    'https://api.github.com/users/acme/repos',
+    'https://api.github.com/user/starred/acme/secret',
+  ])('%s may list or reach repositories: it stays wide', (url) => {
+    expect(resourceCovers(urlResource(url), secret)).toBe(true);
+  });
+
+  it('reads an IPv4 address written as IPv6 as that address', () => {
+    expect(urlResource('https://[::ffff:10.0.0.5]/admin')).toBe('https://10.0.0.5/admin');
+    expect(urlResource('https://[0:0:0:0:0:ffff:a00:5]/admin')).toBe('https://10.0.0.5/admin');
+    expect(urlResource('https://0x0a.0.0.5/admin')).toBe('https://10.0.0.5/admin');
+    expect(urlResource('https://167772165/admin')).toBe('https://10.0.0.5/admin');
+    expect(urlResource('https://[::1]/admin')).toBe('https://[::1]/admin');
+  });
+});
+
 describe('pathResource', () => {
+  it('reads /proc/self/root as / and fails closed on other process links and ~user', () => {
+    expect(pathResource('/proc/self/root/srv/data/x')).toBe('file:///srv/data/x');
+    expect(pathResource('/proc/thread-self/root/proc/self/root/etc/shadow')).toBe(
+      'file:///etc/shadow',
+    );
+    expect(pathResource('/proc/1/root/etc/shadow')).toBe('*');
+    expect(pathResource('/proc/self/cwd/x')).toBe('*');
+    expect(pathResource('/proc/self/fd/3')).toBe('*');
+    expect(pathResource('/proc/cpuinfo')).toBe('file:///proc/cpuinfo');
+    expect(pathResource('~root/.ssh/id_rsa')).toBe('*');
+  });
+
   it('resolves against cwd and home', () => {
     expect(pathResource('a//b/../c/', { cwd: '/work' })).toBe('file:///work/a/c');
     expect(pathResource('~/.ssh/id_rsa', { home: '/home/agent' })).toBe(

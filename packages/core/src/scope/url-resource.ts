@@ -79,7 +79,7 @@ function webResource(input: string): string {
   );
   const url = parse(collapsed);
   if (url === undefined || url.hostname === '') return everything;
-  const host = url.hostname.replace(/\.$/, '');
+  const host = ipv4Mapped(url.hostname.replace(/\.$/, ''));
   const segments = splitPath(url.pathname);
   const s3 = s3WebResource(host, rawPath(input));
   if (s3 !== undefined) return s3;
@@ -117,6 +117,19 @@ function sshPathResource(host: string, path: string): string {
   const codeHost = codeHostResource(name, splitPath(path.replace(/^\/?~/, '')));
   if (codeHost !== undefined) return codeHost;
   return sshResource(lowerSegment(name));
+}
+
+/**
+ * An IPv4 address written as IPv6 (`[::ffff:10.0.0.5]`, which the URL parser writes
+ * `[::ffff:a00:5]`) is that IPv4 address. Decimal, hex and octal IPv4 forms are already
+ * dotted decimal after the URL parser.
+ */
+function ipv4Mapped(host: string): string {
+  const mapped = /^\[(?:0{0,4}:){0,5}ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})\]$/i.exec(host);
+  if (mapped === null) return host;
+  const high = Number.parseInt(mapped[1] ?? '0', 16);
+  const low = Number.parseInt(mapped[2] ?? '0', 16);
+  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
 }
 
 function parse(input: string): URL | undefined {

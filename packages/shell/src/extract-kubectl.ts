@@ -1,8 +1,14 @@
-import { everything } from '../canonical-resource.js';
-import { type KubernetesTarget, kubernetesResource } from '../infra-resource.js';
-import type { Extractor } from './command-context.js';
+import { everything, type KubernetesTarget, kubernetesResource } from '@recourse/core';
+import type { CommandContext, Extractor } from './command-context.js';
+import { isSet } from './environment.js';
 import { kubectlRawResource } from './kubectl-raw-path.js';
-import { hasOption, optionValue, optionValues, parseOptions } from './parse-options.js';
+import {
+  hasOption,
+  optionValue,
+  optionValues,
+  type ParsedOptions,
+  parseOptions,
+} from './parse-options.js';
 import type { Arg } from './shell-word.js';
 
 const valueLong = [
@@ -111,6 +117,37 @@ const noReach = new Set([
   'auth',
 ]);
 
+const configReads = new Set([
+  'view',
+  'get-contexts',
+  'get-clusters',
+  'get-users',
+  'current-context',
+]);
+
+/**
+ * The context and namespace a command works in. A `--context` or `-n` on the line wins;
+ * otherwise they are the kubeconfig's, known only through `ShellResourcesOptions.kubernetes`
+ * and only for the default kubeconfig (not `--kubeconfig` or `KUBECONFIG` on the line).
+ * Undefined: the context is unknown; a namespace left undefined is unknown (the whole
+ * context).
+ */
+function contextAndNamespace(
+  parsed: ParsedOptions,
+  context: CommandContext,
+): { context: string; namespace: string | undefined } | undefined {
+  const named = optionValue(parsed, '--context');
+  const namespace = optionValue(parsed, '-n', '--namespace');
+  if (named === null || namespace === null) return undefined;
+  const otherConfig = hasOption(parsed, '--kubeconfig') || isSet(context.env, 'KUBECONFIG');
+  const known = otherConfig ? undefined : context.kubernetes;
+  const current = named ?? known?.context;
+  if (current === undefined) return undefined;
+  const defaultNamespace =
+    known !== undefined && known.context === current ? known.namespace : undefined;
+  return { context: current, namespace: namespace ?? defaultNamespace };
+}
+
 /** `kind/name`, or `KIND[,KIND] [NAME…]`. */
 function kindTargets(words: readonly Arg[], base: KubernetesTarget): string[] {
   const [first, ...names] = words;
@@ -139,15 +176,10 @@ export const extractKubectl: Extractor = (args, context) => {
   const follow = verb === 'logs' || verb === 'attach';
   const parsed = parseOptions(own, follow ? { ...spec, short: 'nlcosp' } : spec);
   const [, ...words] = parsed.positionals;
-  const namespace = optionValue(parsed, '-n', '--namespace');
-  const context_ = optionValue(parsed, '--context');
   if (verb === undefined) return [];
-  if (verb === null || namespace === null || context_ === null) return [everything];
-  const base: KubernetesTarget = {
-    context: context_,
-    namespace,
-    allNamespaces: hasOption(parsed, '-A', '--all-namespaces'),
-  };
+  // `--server` and `--cluster` send the request to a cluster no context names.
+  if (hasOption(parsed, '-s', '--server', '--cluster')) return [everything];
+  if (verb === null) return [everything];
   const files = optionValues(
     parsed,
     '--kubeconfig',
@@ -161,13 +193,25 @@ export const extractKubectl: Extractor = (args, context) => {
     .filter((file) => file !== '-')
     .map((file) => context.file(file === null ? null : file.replace(/^[^=/]+=/, '')));
   const raw = optionValue(parsed, '--raw');
+  const reconcile = verb === 'auth' && words[0] === 'reconcile';
+  // Client-side and read-only verbs need no context (`version`, `auth can-i`, `explain`).
+  if (raw === undefined && !reconcile && noReach.has(verb)) return files;
+  const where = contextAndNamespace(parsed, context);
+  if (where === undefined) return [everything];
+  const base: KubernetesTarget = {
+    ...where,
+    allNamespaces: where.namespace === undefined || hasOption(parsed, '-A', '--all-namespaces'),
+  };
   if (raw !== undefined) return [...files, kubectlRawResource(raw, base)];
   // `proxy` serves the whole API to any local HTTP client; `auth reconcile` rewrites RBAC.
-  if (verb === 'proxy' || (verb === 'auth' && words[0] === 'reconcile')) {
+  if (verb === 'proxy' || reconcile) {
     return [...files, kubernetesResource({ ...base, allNamespaces: true })];
   }
-  if (noReach.has(verb)) return files;
-  if (verb === 'config') return [...files, kubernetesResource({ ...base, allNamespaces: true })];
+  if (verb === 'config') {
+    // Writes change the context or namespace of every later command.
+    if (!configReads.has(words[0] ?? '')) return [everything];
+    return [...files, kubernetesResource({ ...base, allNamespaces: true })];
+  }
   if (kindVerbs.has(verb)) {
     // `rollout status deploy/x`, `set image deploy/x …`: a sub-verb comes first.
     const targets = verb === 'rollout' || verb === 'set' ? words.slice(1) : words;
@@ -200,7 +244,7 @@ export const extractKubectl: Extractor = (args, context) => {
     const target =
       pod === undefined
         ? { ...base, kind: 'pods', name: namespaceOrPod }
-        : { ...base, namespace: namespaceOrPod, kind: 'pods', name: pod };
+        : { ...base, namespace: namespaceOrPod, allNamespaces: false, kind: 'pods', name: pod };
     return [...files, kubernetesResource(target), ...local.map((path) => context.file(path))];
   }
   if (verb === 'create' && words[0] !== undefined && words[0] !== null && words.length >= 2) {

@@ -71,7 +71,23 @@ export function wordValue(word: Word, variables: Variables): Arg {
   for (const part of word.Parts) {
     text += partValue(part, variables, false) ?? unknownValue;
   }
-  return text;
+  return expandTilde(word, text, variables);
+}
+
+/**
+ * `~` and `~/…` expand to `$HOME` as the shell has it when it reads the word (a `HOME=…`
+ * prefix of the same command does not count yet). Left as written when the caller did not
+ * say what HOME is (the path then reads `~` as the home it was given); `~user` stays too.
+ * A `~` that is quoted or escaped does not expand.
+ */
+function expandTilde(word: Word, text: string, variables: Variables): string {
+  const first = word.Parts[0];
+  const raw = first !== undefined && nodeType(first) === 'Lit' ? String(first.Value) : '';
+  // A quoted or escaped `~` is a name like any other: `'~/x'` is `./~/x`.
+  if (text.startsWith('~') && !raw.startsWith('~')) return `./${text}`;
+  const bare = raw === '~' && word.Parts.length === 1;
+  if ((!bare && !raw.startsWith('~/')) || !variables.has('HOME')) return text;
+  return (variables.get('HOME') ?? unknownValue) + text.slice(1);
 }
 
 /** The statement lists of every `$(…)`, backtick and `<(…)` inside a node. */

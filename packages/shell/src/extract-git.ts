@@ -1,4 +1,4 @@
-import { everything } from '../canonical-resource.js';
+import { everything } from '@recourse/core';
 import type { CommandContext, Extractor } from './command-context.js';
 import { gitFileArguments } from './git-file-arguments.js';
 import { readGitEnvironment, resolveGitPath } from './git-location.js';
@@ -193,7 +193,10 @@ function extractCommand(
     case 'ls-remote': {
       if (hasOption(parsed, '--all', '--multiple')) return [everything];
       const remote = parsed.positionals[0];
-      return [...repository, remoteResource(remote === undefined ? 'origin' : remote, context)];
+      // Without a remote, git uses the branch's (its config says which): any known remote.
+      const remotes = remote === undefined ? [...context.gitRemotes.keys()] : [remote];
+      if (remotes.length === 0) return [everything];
+      return [...repository, ...remotes.map((name) => remoteResource(name, context))];
     }
     case 'remote':
       return extractRemote(parsed.positionals, repository, context);

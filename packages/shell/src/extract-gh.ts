@@ -1,5 +1,6 @@
-import { everything } from '../canonical-resource.js';
+import { everything } from '@recourse/core';
 import type { CommandContext, Extractor } from './command-context.js';
+import { isSet, targetVariable, variableOf } from './environment.js';
 import { optionValue, optionValues, parseOptions } from './parse-options.js';
 import type { Arg } from './shell-word.js';
 
@@ -83,13 +84,40 @@ const noReach = new Set([
   '--help',
 ]);
 
+/**
+ * The host gh talks to when the line names none: `GH_HOST`, set on the line or in the
+ * options (`''`: unset, github.com); null when the environment may set it to anything.
+ */
+function defaultHost(context: CommandContext): string | null {
+  const host = targetVariable(context.env, 'GH_HOST');
+  return host === undefined ? 'github.com' : host;
+}
+
 /** `o/r`, `HOST/o/r` or a URL naming a repository. */
 function repositoryResource(repository: Arg, context: CommandContext): string {
   if (repository === null) return everything;
   if (repository.includes('://')) return context.url(repository);
   const parts = repository.split('/');
   if (parts.length === 3) return context.url(`https://${repository}`);
-  return parts.length === 2 ? context.url(`https://github.com/${repository}`) : allOfGitHub;
+  const host = defaultHost(context);
+  if (host === null) return everything;
+  return parts.length === 2 ? context.url(`https://${host}/${repository}`) : hostResource(host);
+}
+
+function hostResource(host: string | null): string {
+  return host === null ? everything : host === 'github.com' ? allOfGitHub : `https://${host}`;
+}
+
+/**
+ * The repository of the working copy, which gh reads from `GH_REPO` or the git remotes:
+ * each known remote (gh picks one of them), or `*` when neither is known.
+ */
+function workingCopyRepositories(context: CommandContext): string[] {
+  if (isSet(context.env, 'GH_REPO')) {
+    return [repositoryResource(variableOf(context.env, 'GH_REPO') ?? null, context)];
+  }
+  const remotes = [...context.gitRemotes.values()];
+  return remotes.length === 0 ? [everything] : remotes.map((url) => context.url(url));
 }
 
 function apiResource(args: readonly Arg[], context: CommandContext): string[] {
@@ -107,19 +135,20 @@ function apiResource(args: readonly Arg[], context: CommandContext): string[] {
     }
     const owner = fields.get('owner');
     const name = fields.get('name') ?? fields.get('repo');
+    const named = optionValue(parsed, '--hostname');
+    const host = named === undefined ? defaultHost(context) : named;
+    if (host === null) return [everything];
     // A query naming one repository through variables reaches it; any other may reach all.
-    if (owner && name) return [...inputs, repositoryResource(`${owner}/${name}`, context)];
-    return [...inputs, allOfGitHub];
+    if (owner && name) return [...inputs, repositoryResource(`${host}/${owner}/${name}`, context)];
+    return [...inputs, hostResource(host)];
   }
-  // `{owner}` / `{repo}` placeholders name the current directory's repository.
-  if (endpoint.includes('{')) return [...inputs, allOfGitHub];
-  const host = optionValue(parsed, '--hostname');
+  // `{owner}` / `{repo}` placeholders name the working copy's repository.
+  if (endpoint.includes('{')) return [...inputs, ...workingCopyRepositories(context)];
+  const named = optionValue(parsed, '--hostname');
+  const host = named === undefined ? defaultHost(context) : named;
   const path = endpoint.replace(/^\/+/, '');
   if (host === null) return [everything];
-  const base =
-    host === undefined || host === 'github.com'
-      ? 'https://api.github.com'
-      : `https://${host}/api/v3`;
+  const base = host === 'github.com' ? 'https://api.github.com' : `https://${host}/api/v3`;
   return [...inputs, context.url(`${base}/${path}`)];
 }
 
@@ -131,20 +160,21 @@ export const extractGh: Extractor = (args, context) => {
   if (command === 'api') return apiResource(rest, context);
   const parsed = parseOptions(rest, ghOptions);
   const repository = optionValue(parsed, '-R', '--repo');
+  const host = defaultHost(context);
   if (command === 'repo') {
     const [verb, target] = parsed.positionals;
     if (verb === 'list') {
-      return [
-        target === undefined ? allOfGitHub : context.url(`https://github.com/${target ?? ''}`),
-      ];
+      if (target === undefined || host === null) return [hostResource(host)];
+      return [context.url(`https://${host}/${target ?? ''}`)];
     }
-    return [target === undefined ? allOfGitHub : repositoryResource(target, context)];
+    if (target !== undefined) return [repositoryResource(target, context)];
+    return verb === 'create' ? [hostResource(host)] : workingCopyRepositories(context);
   }
-  if (command === 'gist') return ['https://gist.github.com'];
-  if (command === 'search' || command === 'org') return [allOfGitHub];
+  if (command === 'gist') return [host === null ? everything : `https://gist.${host}`];
+  if (command === 'search' || command === 'org') return [hostResource(host)];
   if (!repositoryCommands.has(command)) return [everything];
   if (repository !== undefined) return [repositoryResource(repository, context)];
-  // Without --repo the repository comes from the current directory or a URL argument.
+  // Without --repo the repository comes from a URL argument or the working copy.
   const urls = parsed.positionals.filter((arg) => arg?.includes('://'));
-  return urls.length > 0 ? urls.map((url) => context.url(url)) : [allOfGitHub];
+  return urls.length > 0 ? urls.map((url) => context.url(url)) : workingCopyRepositories(context);
 };

@@ -1,5 +1,4 @@
-import { everything } from '../canonical-resource.js';
-import { type KubernetesTarget, kubernetesResource } from '../infra-resource.js';
+import { everything, type KubernetesTarget, kubernetesResource } from '@recourse/core';
 import { type Arg, isUnknownResource } from './shell-word.js';
 
 /**

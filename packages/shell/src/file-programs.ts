@@ -1,4 +1,4 @@
-import { everything } from '../canonical-resource.js';
+import { everything } from '@recourse/core';
 import type { Extractor } from './command-context.js';
 import { createFileExtractor, type FileProgramSpec } from './extract-files.js';
 import { extractLn } from './extract-ln.js';

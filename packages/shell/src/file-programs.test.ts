@@ -1,7 +1,6 @@
+import { findCoveringDenial, pathResource } from '@recourse/core';
 import { describe, expect, it } from 'vitest';
-import { findCoveringDenial } from '../find-covering-denial.js';
-import { pathResource } from '../path-resource.js';
-import { shellResources } from '../shell-resources.js';
+import { shellResources } from './shell-resources.js';
 
 const options = { cwd: '/work', home: '/home/agent' };
 const reach = (command: string) => shellResources(command, options).sort();

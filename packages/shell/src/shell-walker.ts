@@ -1,7 +1,6 @@
-import { everything } from '../canonical-resource.js';
-import { pathResource } from '../path-resource.js';
-import { urlResource } from '../url-resource.js';
+import { everything, pathResource, urlResource } from '@recourse/core';
 import type { CommandContext } from './command-context.js';
+import { isSet } from './environment.js';
 import { findExtractor } from './programs.js';
 import {
   type Assign,
@@ -14,6 +13,7 @@ import {
   type Word,
 } from './shell-syntax.js';
 import { type Arg, substitutions, wordValue } from './shell-word.js';
+import { isSteeringFile, steeringVariables } from './steering-files.js';
 import { widenGlob } from './widen-glob.js';
 
 export interface WalkState {
@@ -22,12 +22,22 @@ export interface WalkState {
   variables: Map<string, Arg>;
   functions: Set<string>;
   gitRemotes: Map<string, string>;
+  kubernetes: { context: string; namespace?: string | undefined } | undefined;
+  /** The statement being read takes its standard input from the line. */
+  inputFromLine: boolean;
   depth: number;
   out: Set<string>;
 }
 
 const maxDepth = 8;
 const pipeOperators = new Set([12, 13]); // `|` and `|&` run each side in a subshell
+const inputOperators = new Set<number>([
+  redirectOperators.in,
+  redirectOperators.inOut,
+  redirectOperators.heredoc,
+  redirectOperators.dashHeredoc,
+  redirectOperators.hereString,
+]);
 const harmlessDevices = /^\/dev\/(null|stdin|stdout|stderr|tty|zero|u?random|fd\/\d+)$/;
 
 function clone(state: WalkState): WalkState {
@@ -63,9 +73,21 @@ function walkSubstitutions(node: unknown, state: WalkState): void {
   for (const statements of substitutions(node)) walkStatements(statements, clone(state));
 }
 
-function walkStatement(statement: Stmt, state: WalkState): void {
+function walkStatement(statement: Stmt, state: WalkState, piped = false): void {
   for (const redirect of statement.Redirs) walkRedirect(redirect, state);
-  if (statement.Cmd !== null) walkCommand(statement.Cmd, state);
+  if (statement.Cmd === null) return;
+  const fed =
+    state.inputFromLine ||
+    piped ||
+    statement.Redirs.some((redirect) => inputOperators.has(redirect.Op));
+  if (fed === state.inputFromLine) {
+    walkCommand(statement.Cmd, state);
+    return;
+  }
+  const before = state.inputFromLine;
+  state.inputFromLine = fed;
+  walkCommand(statement.Cmd, state);
+  state.inputFromLine = before;
 }
 
 function walkRedirect(redirect: Redirect, state: WalkState): void {
@@ -91,7 +113,7 @@ function walkCommand(command: ShellNode, state: WalkState): void {
     case 'BinaryCmd': {
       const pipe = pipeOperators.has(command.Op as number);
       walkStatement(command.X as Stmt, pipe ? clone(state) : state);
-      walkStatement(command.Y as Stmt, pipe ? clone(state) : state);
+      walkStatement(command.Y as Stmt, pipe ? clone(state) : state, pipe);
       return;
     }
     case 'Subshell':
@@ -179,7 +201,18 @@ function fileResource(path: Arg, state: WalkState): string {
   const widened = widenGlob(path);
   if (state.cwd === undefined && !widened.startsWith('/') && !widened.startsWith('~'))
     return everything;
-  return pathResource(widened === '' ? '.' : widened, { cwd: state.cwd, home: state.home });
+  const home = homeOf(state);
+  if (home === null && widened.startsWith('~')) return everything;
+  const resource = pathResource(widened === '' ? '.' : widened, {
+    cwd: state.cwd,
+    home: home ?? undefined,
+  });
+  return isSteeringFile(resource) ? everything : resource;
+}
+
+/** What `~` expands to: `$HOME` as the line last set it (null when that is unknown). */
+function homeOf(state: WalkState): string | null | undefined {
+  return state.variables.has('HOME') ? (state.variables.get('HOME') ?? null) : state.home;
 }
 
 /** Runs one command's extractor. `cd` changes `target`'s working directory. */
@@ -196,6 +229,8 @@ export function runCommand(argv: readonly Arg[], state: WalkState, target: WalkS
     return [];
   }
   if (state.functions.has(program)) return [];
+  // A steering file under another name: the program may read what an earlier command wrote.
+  if (steeringVariables.some((name) => isSet(state.variables, name))) return [everything];
   const extractor = findExtractor(program);
   if (extractor === undefined) return [everything];
   return extractor(args, createContext(state));
@@ -207,6 +242,8 @@ function createContext(state: WalkState): CommandContext {
     home: state.home,
     env: state.variables,
     gitRemotes: state.gitRemotes,
+    kubernetes: state.kubernetes,
+    inputFromLine: state.inputFromLine,
     file: (path) => fileResource(path, state),
     url: (url) => (url === null ? everything : urlResource(widenGlob(url))),
     run: (argv) => {
@@ -224,7 +261,7 @@ function createContext(state: WalkState): CommandContext {
 
 function changeDirectory(args: readonly Arg[], state: WalkState): string | undefined {
   const dir = args.find((arg) => arg === null || !arg.startsWith('-') || arg === '-');
-  if (dir === undefined) return state.home;
+  if (dir === undefined) return homeOf(state) ?? undefined;
   if (dir === null || dir === '-') return undefined;
   const resource = fileResource(dir, state);
   return resource.startsWith('file://') ? resource.slice('file://'.length) : undefined;

@@ -1,6 +1,6 @@
-import { everything } from '../canonical-resource.js';
-import { s3Resource } from '../infra-resource.js';
+import { everything, s3Resource } from '@recourse/core';
 import type { CommandContext, Extractor } from './command-context.js';
+import { isSet, variableOf } from './environment.js';
 import type { Arg } from './shell-word.js';
 
 // aws options take a value unless they are one of these flags.
@@ -34,9 +34,32 @@ const flags = new Set([
   '--generate-cli-skeleton',
 ]);
 
+/**
+ * An access point (`arn:aws:s3:…:accesspoint/…`, its `…-s3alias` alias, a Multi-Region
+ * `….mrap` alias, an Object Lambda ARN) fronts a bucket its own configuration names: any.
+ */
+function bucketResource(bucket: string, key?: string | undefined): string {
+  if (/^arn:|-s3alias$|\.mrap$/i.test(bucket)) return everything;
+  return s3Resource(bucket, key);
+}
+
 function s3Path(path: string): string {
-  const [bucket = '', ...key] = path.slice('s3://'.length).split('/');
-  return s3Resource(bucket, key.join('/'));
+  const rest = path.slice('s3://'.length);
+  if (/^arn:/i.test(rest)) return everything;
+  const [bucket = '', ...key] = rest.split('/');
+  return bucketResource(bucket, key.join('/'));
+}
+
+/** The endpoint a command is sent to instead of AWS's own: the line's, or the environment's. */
+function endpoints(options: Map<string, Arg>, service: string, context: CommandContext): Arg[] {
+  const found: Arg[] = [];
+  if (options.has('--endpoint-url')) found.push(options.get('--endpoint-url') ?? null);
+  const id = service === 's3api' ? 's3' : service;
+  const variable = `AWS_ENDPOINT_URL_${id.toUpperCase().replace(/-/g, '_')}`;
+  for (const name of ['AWS_ENDPOINT_URL', variable]) {
+    if (isSet(context.env, name)) found.push(variableOf(context.env, name) ?? null);
+  }
+  return found;
 }
 
 function fileValue(value: Arg, context: CommandContext): string | undefined {
@@ -66,6 +89,8 @@ export const extractAws: Extractor = (args, context) => {
   const [service, operation, ...operands] = positionals;
   if (service === undefined || service === 'configure' || service === 'help') return resources;
   if (service === null) return [everything];
+  // The request goes to the endpoint; what it names there is read as usual.
+  resources.push(...endpoints(options, service, context).map((url) => context.url(url)));
   if (service === 's3') {
     const paths = operands.filter((operand) => operand !== '-');
     if (operation === 'ls' && paths.length === 0) return [...resources, 'aws://s3'];
@@ -83,7 +108,7 @@ export const extractAws: Extractor = (args, context) => {
     if (source !== undefined)
       resources.push(source === null ? everything : s3Path(`s3://${source.replace(/^\/+/, '')}`));
     if (bucket === null || key === null) return [everything];
-    resources.push(bucket === undefined ? 'aws://s3' : s3Resource(bucket, key));
+    resources.push(bucket === undefined ? 'aws://s3' : bucketResource(bucket, key));
     // get-object writes its positional outfile.
     for (const operand of operands) resources.push(context.file(operand));
     return resources;

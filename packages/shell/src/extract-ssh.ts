@@ -1,6 +1,4 @@
-import { everything } from '../canonical-resource.js';
-import { sshResource } from '../infra-resource.js';
-import { urlResource } from '../url-resource.js';
+import { everything, sshResource, urlResource } from '@recourse/core';
 import type { CommandContext, Extractor } from './command-context.js';
 import { optionValues, type ParsedOptions, parseOptions } from './parse-options.js';
 import type { Arg } from './shell-word.js';

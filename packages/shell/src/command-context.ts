@@ -9,6 +9,10 @@ export interface CommandContext {
   readonly env: Variables;
   /** Remote name → URL, for `git fetch origin` and the like. */
   readonly gitRemotes: Map<string, string>;
+  /** kubectl's current context and namespace, when the caller knows them. */
+  readonly kubernetes: { context: string; namespace?: string | undefined } | undefined;
+  /** The command's standard input comes from the line: a pipe, `<`, a here-document. */
+  readonly inputFromLine: boolean;
   /** A local path as a resource (`*` when it or the working directory is unknown). */
   file(path: Arg): string;
   /** A URL as a resource (`*` when unknown); a brace or glob widens it to its parent. */

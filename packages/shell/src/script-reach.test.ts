@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { shellResources } from '../shell-resources.js';
 import { awkReachesOut, sedReachesOut } from './script-reach.js';
+import { shellResources } from './shell-resources.js';
 
 describe('sedReachesOut', () => {
   it.each([

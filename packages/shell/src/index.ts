@@ -1,0 +1,2 @@
+export type { ShellResourcesOptions } from '@recourse/core';
+export { shellResources } from './shell-resources.js';
