@@ -46,7 +46,10 @@ function unavailable(): Error {
 
 describe('recovery.tools with a streaming tool (async *execute)', () => {
   it('stays a streaming tool and yields what the tool yields, as it yields it', async () => {
-    const recovery = createRecovery({ runId: 'run-s1', defaultPolicy: { sideEffects: false } });
+    const recovery = createRecovery({
+      runId: 'run-s1',
+      policies: { progress: { sideEffects: false } },
+    });
     const seen: string[] = [];
     const { progress } = recovery.tools({
       progress: {
@@ -73,7 +76,7 @@ describe('recovery.tools with a streaming tool (async *execute)', () => {
     const recovery = createRecovery({
       runId: 'run-s2',
       retry: { baseDelayMs: 0 },
-      defaultPolicy: { sideEffects: false },
+      policies: { progress: { sideEffects: false } },
     });
     const { progress } = recovery.tools({
       progress: {
@@ -93,7 +96,10 @@ describe('recovery.tools with a streaming tool (async *execute)', () => {
   });
 
   it('a failure mid-stream that is not retried ends the stream with the recovery contract', async () => {
-    const recovery = createRecovery({ runId: 'run-s3', defaultPolicy: { sideEffects: false } });
+    const recovery = createRecovery({
+      runId: 'run-s3',
+      policies: { progress: { sideEffects: false } },
+    });
     const { progress } = recovery.tools({
       progress: {
         execute: async function* () {
@@ -118,7 +124,7 @@ describe('recovery.tools with a streaming tool (async *execute)', () => {
     const recovery = createRecovery({
       runId: 'run-s4',
       failureMode: 'throw',
-      defaultPolicy: { sideEffects: false },
+      policies: { progress: { sideEffects: false } },
     });
     const { progress } = recovery.tools({
       progress: {
@@ -194,7 +200,10 @@ describe('recovery.tools with a streaming tool (async *execute)', () => {
   });
 
   it('a plain function returning an async iterable is taken as non-streaming and resolves to the last value', async () => {
-    const recovery = createRecovery({ runId: 'run-s7', defaultPolicy: { sideEffects: false } });
+    const recovery = createRecovery({
+      runId: 'run-s7',
+      policies: { progress: { sideEffects: false } },
+    });
     async function* values() {
       yield 'started';
       yield 'finished';
