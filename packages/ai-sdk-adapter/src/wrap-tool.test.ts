@@ -199,6 +199,73 @@ describe('recovery.tools with a streaming tool (async *execute)', () => {
     expect(values).toEqual(['started', 'finished']);
   });
 
+  it('a reader that stops early does not stop the call: the write still completes in the ledger', async () => {
+    const keys: string[] = [];
+    let succeeded!: () => void;
+    const stored = new Promise<void>((resolve) => {
+      succeeded = resolve;
+    });
+    const recovery = createRecovery({
+      runId: 'run-s8',
+      policies: { export_report: { sideEffects: true } },
+      // Emitted once the result is in the ledger.
+      onEvent: (event) => {
+        if (event.type === 'call.succeeded') succeeded();
+      },
+    });
+    const { export_report } = recovery.tools({
+      export_report: {
+        execute: async function* () {
+          keys.push(callContext().idempotencyKey);
+          yield 'started';
+          yield 'exported';
+        },
+      },
+    });
+    const stream = (export_report.execute as unknown as StreamingExecute)({}, { toolCallId: 'c1' });
+    for await (const value of stream) {
+      expect(value).toBe('started');
+      break;
+    }
+    await stored;
+    expect(await recovery.runtime.ledger.get(keys[0]!)).toMatchObject({
+      state: 'completed',
+      result: 'exported',
+    });
+  });
+
+  it("the caller's abort mid-stream reaches the SDK untouched", async () => {
+    const controller = new AbortController();
+    const reason = new DOMException('The user cancelled.', 'AbortError');
+    const recovery = createRecovery({
+      runId: 'run-s9',
+      policies: { progress: { sideEffects: false } },
+    });
+    const { progress } = recovery.tools({
+      progress: {
+        execute: async function* (_input: unknown, options: { abortSignal: AbortSignal }) {
+          yield 'started';
+          await new Promise((_resolve, reject) =>
+            options.abortSignal.addEventListener('abort', () => reject(options.abortSignal.reason)),
+          );
+        },
+      },
+    });
+    const values: unknown[] = [];
+    const stream = (progress.execute as unknown as StreamingExecute)(
+      {},
+      { toolCallId: 'c1', abortSignal: controller.signal },
+    );
+    const failure = (async () => {
+      for await (const value of stream) {
+        values.push(value);
+        controller.abort(reason);
+      }
+    })().catch((error: unknown) => error);
+    expect(await failure).toBe(reason);
+    expect(values).toEqual(['started']);
+  });
+
   it('a plain function returning an async iterable is taken as non-streaming and resolves to the last value', async () => {
     const recovery = createRecovery({
       runId: 'run-s7',
