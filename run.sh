@@ -1,23 +1,45 @@
 #!/usr/bin/env bash
 # One entry point for a fresh machine: installs what is missing, then runs.
-#   ./run.sh demo    install everything, run the demo
-#   ./run.sh test    install everything, run the whole test suite
-#   ./run.sh bench   install everything, run the benchmarks and write bench/report/
-#   ./run.sh ci      what .ci/run calls: services, install, typecheck, lint, tests
+#   ./run.sh demo         install everything, run the demo
+#   ./run.sh test         install everything, run the whole test suite
+#   ./run.sh bench        install everything, run the benchmarks and write bench/report/
+#   ./run.sh pack [DIR]   build, pack and check every package: tarballs to install with npm
+#   ./run.sh ci           what .ci/run calls: services, install, typecheck, lint, packing
+#                         (publint, attw), the consumer test from the tarballs, tests
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cd "$ROOT"
 # shellcheck source=scripts/bootstrap.sh
 source "$ROOT/scripts/bootstrap.sh"
 
+TIMINGS=()
+# Runs one CI step, and remembers how long it took for the summary.
+ci_step() {
+  local label=$1 started=$SECONDS
+  shift
+  printf '\nci: %s\n' "$label" >&2
+  "$@"
+  TIMINGS+=("$(printf '%5d s  %s' "$((SECONDS - started))" "$label")")
+}
+
 case "${1:-}" in
   demo)  shift; pnpm demo "$@" ;;
   test)  shift; bash "$ROOT/scripts/services.sh"; pnpm test "$@" ;;
   bench) shift; bash "$ROOT/scripts/services.sh"; pnpm bench "$@" ;;
+  pack)  shift; pnpm --silent release:dry "$@" ;;
   ci)    shift
+         started=$SECONDS
          bash "$ROOT/scripts/services.sh"
-         pnpm typecheck
-         pnpm lint
-         pnpm test "$@" ;;
-  *) echo "usage: ./run.sh demo|test|bench|ci" >&2; exit 2 ;;
+         # Tarballs go to a temp folder, never into the repository.
+         PACKS=$(mktemp -d "${TMPDIR:-/tmp}/recourse-ci-packs.XXXXXX")
+         trap 'rm -rf "$PACKS"' EXIT
+         ci_step "typecheck" pnpm typecheck
+         ci_step "lint" pnpm lint
+         ci_step "pack every package, publint + attw on the tarballs" pnpm --silent release:dry "$PACKS"
+         ci_step "consumer test: npm install of the tarballs, tsc nodenext, plain node" \
+           pnpm --silent test:consumer --tarballs "$PACKS"
+         ci_step "tests" pnpm test "$@"
+         printf '\nci: passed in %d s\n' "$((SECONDS - started))" >&2
+         printf '%s\n' "${TIMINGS[@]}" >&2 ;;
+  *) echo "usage: ./run.sh demo|test|bench|pack|ci" >&2; exit 2 ;;
 esac

@@ -1,3 +1,4 @@
+import { isAsyncGeneratorFunction } from './stream-tool-call.js';
 import type { Escalation } from './tool-approval.js';
 
 interface ApprovalOptions {
@@ -19,11 +20,17 @@ export function withEscalation<T>(tool: T, toolName: string, escalation: Escalat
   if (typeof execute !== 'function') return tool;
   const own = (tool as { needsApproval?: NeedsApproval }).needsApproval;
   const descriptors: PropertyDescriptorMap = Object.getOwnPropertyDescriptors(tool);
+  const grantThenRun = async (input: unknown, options: ApprovalOptions) => {
+    await escalation.beforeExecute(options?.toolCallId ?? '', options?.messages);
+    return execute.call(tool, input, options);
+  };
   descriptors.execute = {
-    value: async (input: unknown, options: ApprovalOptions) => {
-      await escalation.beforeExecute(options?.toolCallId ?? '', options?.messages);
-      return execute.call(tool, input, options);
-    },
+    // A streaming tool must stay an async generator, or the SDK stops streaming it.
+    value: isAsyncGeneratorFunction(execute)
+      ? async function* (input: unknown, options: ApprovalOptions) {
+          yield* (await grantThenRun(input, options)) as AsyncIterable<unknown>;
+        }
+      : grantThenRun,
     writable: true,
     enumerable: descriptors.execute?.enumerable ?? true,
     configurable: true,

@@ -1,5 +1,6 @@
 import { modelValue, type RecoveryRuntime } from '@recourse/core';
 import { isMcpErrorResult, McpToolError, mcpErrorText } from './mcp-result.js';
+import { isAsyncGeneratorFunction, streamToolCall } from './stream-tool-call.js';
 import { ToolCallFailedError } from './tool-call-failed-error.js';
 import { toFailureResult } from './tool-failure-result.js';
 
@@ -8,8 +9,6 @@ interface ExecuteOptions {
   toolCallId?: string | undefined;
   abortSignal?: AbortSignal | undefined;
 }
-
-type Execute = (input: unknown, options: ExecuteOptions) => unknown;
 
 export interface WrapToolOptions {
   runtime: RecoveryRuntime;
@@ -25,28 +24,45 @@ export type FailureMode = 'result' | 'throw';
 /**
  * A copy of `tool` whose `execute` runs through the recovery runtime. The copy keeps the
  * prototype and every property descriptor (some fields are non-enumerable), so the SDK
- * sees the same tool. A tool without `execute` is returned as is.
+ * sees the same tool; `execute` receives the SDK's options object as it is. A tool
+ * without `execute` is returned as is.
+ *
+ * A streaming tool (`async *execute`) stays one: the wrapper is an async generator too,
+ * and each value the tool yields reaches the SDK as it is yielded (its preliminary
+ * results), while the runtime still sees one call whose result is the last value.
  */
 export function wrapTool<T>(tool: T, options: WrapToolOptions): T {
   if (typeof tool !== 'object' || tool === null) return tool;
   const original = (tool as { execute?: unknown }).execute;
   if (typeof original !== 'function') return tool;
   const { runtime, toolName, onHandled, failureMode } = options;
-  const execute: Execute = async (input, executeOptions) => {
+
+  /** One call through the runtime; `forward` receives the values of the current attempt. */
+  const run = async (
+    input: unknown,
+    executeOptions: ExecuteOptions,
+    forward?: (value: unknown) => void,
+  ): Promise<unknown> => {
     const toolCallId = executeOptions?.toolCallId ?? '';
     onHandled(toolCallId);
+    let attempts = 0;
     const result = await runtime.execute({
       toolName,
       toolCallId,
       input,
       signal: executeOptions?.abortSignal,
       execute: async (i, signal) => {
+        const attempt = ++attempts;
         // With a per-attempt deadline the tool gets a signal that also aborts at it.
         const options =
           signal === executeOptions?.abortSignal
             ? executeOptions
             : { ...executeOptions, abortSignal: signal };
-        const value = await settle(original.call(tool, i, options));
+        const produced = original.call(tool, i, options);
+        // An attempt the runtime gave up on must not speak over the one that replaced it.
+        const value = await settle(produced, (item) => {
+          if (attempt === attempts) forward?.(item);
+        });
         if (isMcpErrorResult(value)) throw new McpToolError(mcpErrorText(value), value);
         return value;
       },
@@ -55,6 +71,12 @@ export function wrapTool<T>(tool: T, options: WrapToolOptions): T {
     if (failureMode === 'result') return toFailureResult(result.contract, result.error);
     throw new ToolCallFailedError(result.contract, { cause: result.error });
   };
+
+  const execute = isAsyncGeneratorFunction(original)
+    ? async function* (input: unknown, executeOptions: ExecuteOptions) {
+        yield* streamToolCall((forward) => run(input, executeOptions, forward));
+      }
+    : (input: unknown, executeOptions: ExecuteOptions) => run(input, executeOptions);
   // Replaced in the descriptor map, so a non-configurable `execute` is no obstacle.
   const descriptors: PropertyDescriptorMap = Object.getOwnPropertyDescriptors(tool);
   descriptors.execute = {
@@ -67,15 +89,20 @@ export function wrapTool<T>(tool: T, options: WrapToolOptions): T {
 }
 
 /**
- * A streaming tool (`execute` returning an AsyncIterable) is drained inside the call, so
- * a failure mid-stream is classified like any other; the SDK receives the last value as
- * the final result (preliminary results are not forwarded).
+ * The tool's result. An async iterable is read to its end inside the call, so a failure
+ * mid-stream is classified like any other and the last value is the call's result; each
+ * value goes to `onValue` as it arrives. (A plain function that returns an iterable is
+ * only found out here, after the SDK has taken the call as non-streaming: it gets the
+ * last value alone.)
  */
-async function settle(value: unknown): Promise<unknown> {
+async function settle(value: unknown, onValue: (item: unknown) => void): Promise<unknown> {
   const resolved = await value;
   if (!isAsyncIterable(resolved)) return resolved;
   let last: unknown;
-  for await (const item of resolved) last = item;
+  for await (const item of resolved) {
+    last = item;
+    onValue(item);
+  }
   return last;
 }
 

@@ -1,0 +1,17 @@
+// The payment client the README snippets call: a stand-in for the user's own.
+export interface RefundInput {
+  paymentId: string;
+  amount: number;
+}
+
+const byKey = new Map<string, RefundInput>();
+
+export const payments = {
+  async refund(input: RefundInput, options: { idempotencyKey: string }): Promise<string> {
+    byKey.set(options.idempotencyKey, input);
+    return 'refunded';
+  },
+  async findByKey(idempotencyKey: string): Promise<RefundInput | undefined> {
+    return byKey.get(idempotencyKey);
+  },
+};
