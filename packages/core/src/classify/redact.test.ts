@@ -84,12 +84,25 @@ describe('redactSecrets', () => {
     expect(redactSecrets('postgres://admin:pw@db/app')).toBe('postgres://admin:[REDACTED]@db/app');
   });
 
-  it('stays fast on 10 MB of adversarial text', () => {
-    const chunks = ['a'.repeat(1_000_000), 'sk-'.repeat(300_000), '-----BEGIN PRIVATE KEY-----'];
-    const text = chunks.join(' password=').repeat(3).slice(0, 10_000_000);
-    const started = performance.now();
-    redactSecrets(text);
-    expect(performance.now() - started).toBeLessThan(3000);
+  // Linear and bounded: each shape of 10 MB finishes (a backtracking blow-up would not
+  // within the test timeout) and the output grows by at most a constant factor.
+  it.each([
+    ['a run of one letter', 'a'],
+    ['repeated key prefixes', 'sk-'],
+    ['repeated field names', 'password="'],
+    ['repeated escaped fields', '\\"token\\":\\"'],
+    ['repeated key headers', '-----BEGIN PRIVATE KEY-----'],
+    ['repeated URL authorities', '://:x@'],
+    ['repeated schemes', 'Bearer a.'],
+    ['repeated JWT heads', 'eyJabcdef.'],
+    ['repeated cookie headers', 'Cookie: a=b;'],
+    ['mixed', 'sk-proj-x password=" Bearer a.b token: ://u:p@ -----BEGIN KEY eyJa.eyJb '],
+  ])('handles 10 MB of %s', (_label, unit) => {
+    const text = unit.repeat(Math.ceil(10_000_000 / unit.length)).slice(0, 10_000_000);
+    const redacted = redactSecrets(text);
+    expect(redacted.length).toBeLessThanOrEqual(3 * text.length + 10);
+    const head = redactSecrets(text.slice(0, 100_000));
+    expect(redactSecrets(head)).toBe(head);
   });
 });
 
@@ -106,13 +119,17 @@ describe('toSafeMessage', () => {
     expect(message.endsWith('…')).toBe(true);
   });
 
-  it('handles a 10 MB message quickly', () => {
+  it('handles a 10 MB message by cutting it before any pattern runs', () => {
     const text = `boom ${'x'.repeat(10_000_000)}`;
-    const started = performance.now();
     const message = toSafeMessage(text);
-    expect(performance.now() - started).toBeLessThan(200);
     expect(message.length).toBe(500);
     expect(message.startsWith('boom x')).toBe(true);
+  });
+
+  it('removes invisible characters before redacting, so a split key is still caught', () => {
+    const key = `gh${'p_'}${'aB3'.repeat(12)}`;
+    const split = `${key.slice(0, 10)}\u200b${key.slice(10, 20)}\u2060${key.slice(20)}`;
+    expect(toSafeMessage(`token ${split} rejected`)).toBe('token [REDACTED] rejected');
   });
 
   it('does not leak half a secret cut at the truncation point', () => {
