@@ -170,3 +170,10 @@ describe('truncateText with long runs', () => {
     expect(redactSecrets(truncateText(`token ${jwt}`, 80))).toBe('token [REDACTED]');
   });
 });
+
+describe('toSafeMessage and disguised keys', () => {
+  it('normalises compatibility forms before redacting', () => {
+    const fullWidth = `ｇｈｐ＿${'ａＢ３'.repeat(12)}`;
+    expect(toSafeMessage(`token ${fullWidth} rejected`)).toBe('token [REDACTED] rejected');
+  });
+});

@@ -123,11 +123,12 @@ export function truncateText(text: string, maxLength: number): string {
   return cut.length - start >= keptRunLength ? cut : cut.slice(0, start);
 }
 
-// Control characters, bidi overrides and invisible characters. Removed before redaction,
-// so that a key split by a zero-width space is still one run the patterns see.
+// Control characters, bidi overrides and invisible characters (also Unicode tag
+// characters). Removed before redaction, so that a key split by a zero-width space is
+// still one run the patterns see.
 const invisiblePattern =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping them is the point
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]/g;
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]|\uDB40[\uDC00-\uDDEF]/g;
 
 /**
  * A redacted, single-line, size-bounded version of `text`, safe to log or show a model.
@@ -138,7 +139,10 @@ export function toSafeMessage(text: string, maxLength = 500): string {
   // Redaction and whitespace collapsing shrink text; keep a margin so the result still
   // fills `limit` when it can.
   const head = truncateText(text, limit * 4 + 1024);
-  const cleaned = redactSecrets(head.replace(invisiblePattern, '')).replace(/\s+/g, ' ').trim();
+  // NFKC first: a key written in full-width or other compatibility forms is a plain key
+  // to a model, so it must be one to the patterns too.
+  const normalised = head.normalize('NFKC').replace(invisiblePattern, '');
+  const cleaned = redactSecrets(normalised).replace(/\s+/g, ' ').trim();
   if (cleaned.length <= limit) return cleaned;
   let end = limit - 1;
   const code = cleaned.charCodeAt(end - 1);
