@@ -115,7 +115,7 @@ export const secretRules: readonly SecretRule[] = [
   // (`-u "key:"`), so the whole credential goes. A colon is required: `git push -u origin`.
   rule(
     'curl-user',
-    /(\s(?:-u|--user)(?:\s{1,4}|=))["']?[^\s"':]{0,200}["']?:["']?[^\s"']{0,200}["']?/g,
+    /(\s(?:-u|--user)(?:\s{1,4}|=))["']?[^\s"':[\]]{0,200}["']?:["']?[^\s"'[\]]{0,200}["']?/g,
   ),
 
   // JSON Web Tokens: header and payload are base64url JSON, so both start with eyJ; the

@@ -24,11 +24,21 @@ function redactPrivateKeys(text: string): string {
   return out + text.slice(from);
 }
 
+// Names of fields that hold credentials, and the separator after such a name.
+const fieldNames =
+  '(?:passw(?:or)?d|passphrase|secret|token|api[_-]?key|(?:access|account|private|signing)[_-]?key' +
+  '|authorization|credentials?|signature|(?<![A-Za-z])(?:pass|pwd|auth|sig))';
+// the separator, with the quote of a JSON key, also of JSON escaped inside JSON
+const fieldSeparator = '\\\\{0,8}["\']?\\s{0,8}[:=]\\s{0,8}';
 // `Bearer <token>` and the other HTTP schemes: the credential must look like one (a digit,
 // token punctuation, or a long run), so that prose such as "Basic authentication" or
-// "Bearer tokens expire" stays intact.
-const schemePattern =
-  /\b(Bearer|Basic|Digest|Negotiate|NTLM|Token|Bot)(\s{1,8})([A-Za-z0-9._~+/=-]{8,8192})/gi;
+// "Bearer tokens expire" stays intact; and it is not the name of a field that follows
+// (`Bearer  api_key = …`), whose value is the one to hide.
+const schemePattern = new RegExp(
+  '\\b(Bearer|Basic|Digest|Negotiate|NTLM|Token|Bot)(\\s{1,8})' +
+    `(?![\\w.-]{0,40}?${fieldNames}${fieldSeparator})([A-Za-z0-9._~+/=-]{8,8192})`,
+  'gi',
+);
 const schemeWords = /bearer|basic|digest|negotiate|ntlm|token|bot/i;
 const schemeWord = /^(?:Bearer|Basic|Digest|Negotiate|NTLM|Token|Bot)$/i;
 const looksLikeCredential = (token: string) => /[0-9._~+/=]/.test(token) || token.length >= 24;
@@ -38,15 +48,15 @@ const looksLikeCredential = (token: string) => /[0-9._~+/=]/.test(token) || toke
 // `bypass`); the long ones may end a longer name (`clientSecret`, `x-auth-token`).
 const fieldPattern = new RegExp(
   [
-    '((?:passw(?:or)?d|passphrase|secret|token|api[_-]?key|(?:access|account|private|signing)[_-]?key',
-    '|authorization|credentials?|signature|(?<![A-Za-z])(?:pass|pwd|auth|sig))',
-    // the separator, with the quote of a JSON key, also of JSON escaped inside JSON
-    '\\\\{0,8}["\']?\\s{0,8}[:=]\\s{0,8})',
+    `(${fieldNames}${fieldSeparator})`,
     // the value: a JSON string (possibly cut short), a single-quoted string, the opening
     // of an escaped string (its closing quote stays in the text), or a bare run up to
     // the next delimiter
     '("(?:[^"\\\\\\r\\n]|\\\\.){0,8192}"?|\'[^\'\\r\\n]{0,2000}\'|\\\\{1,8}"[^"\\\\\\r\\n]{0,2000}',
-    '|[^\\s&,;"\'`}<>\\[\\]{\\\\=][^\\s&,;"\'`}<>\\]\\\\]{0,1999})',
+    // (a bare run is not the name of the next field: in `password= aws_secret_key = …`
+    // the run after `password=` is a name, and its value is the one to hide)
+    `|(?![\\w.-]{0,40}?${fieldNames}${fieldSeparator})`,
+    '[^\\s&,;"\'`}<>\\[\\]{\\\\=][^\\s&,;"\'`}<>\\]\\\\]{0,1999})',
   ].join(''),
   'gi',
 );
@@ -87,6 +97,19 @@ const urlCredentialPattern = /(:\/\/[^\s/:?#]{0,200}):[^\s/?#]{1,200}@/g;
  * changes nothing.
  */
 export function redactSecrets(text: string): string {
+  // One pass can leave text that a pattern reads differently the second time (a marker
+  // next to what was a user name); a few passes reach a fixed point, and text without
+  // secrets stops after the first.
+  let out = text;
+  for (let round = 0; round < 4; round += 1) {
+    const next = redactOnce(out);
+    if (next === out) break;
+    out = next;
+  }
+  return out;
+}
+
+function redactOnce(text: string): string {
   let out = redactPrivateKeys(text);
   for (const { keyword, pattern } of secretRules) {
     if (keyword !== undefined && !out.includes(keyword)) continue;

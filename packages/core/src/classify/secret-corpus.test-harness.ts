@@ -1003,14 +1003,20 @@ export function lookAlikes(): LookAlike[] {
 
 /**
  * Whether `output` still holds any secret of `sample`: the secret itself or, for long
- * secrets, any 10-character window of it (half a key is a leak too).
+ * secrets, any 10-character window of it (half a key is a leak too). A window that is
+ * also in `surrounding` (text the sample was embedded in, which may hold a prefix such as
+ * `github_pat_` by chance) proves nothing and is not counted.
  */
-export function leakedSecret(sample: SecretSample, output: string): string | undefined {
+export function leakedSecret(
+  sample: SecretSample,
+  output: string,
+  surrounding = '',
+): string | undefined {
   for (const secret of sample.secrets) {
     const window = Math.min(10, secret.length);
     for (let start = 0; start + window <= secret.length; start += 1) {
       const piece = secret.slice(start, start + window);
-      if (output.includes(piece)) return piece;
+      if (output.includes(piece) && !surrounding.includes(piece)) return piece;
     }
   }
   return undefined;

@@ -80,3 +80,17 @@ describe('canonicalJson edge cases', () => {
     expect(canonicalJson(undefined)).toBe('null');
   });
 });
+
+describe('canonicalJson of Map keys', () => {
+  it('names keys as Object.fromEntries does, and never throws on a key without a string form', () => {
+    const bare = Object.create(null) as object;
+    const map = new Map<unknown, unknown>([
+      [1, 'one'],
+      ['b', 2],
+      [Symbol('dropped'), 3],
+      [bare, 'bare'],
+      ['__proto__', 'own'],
+    ]);
+    expect(canonicalJson(map)).toBe('{"1":"one","__proto__":"own","b":2,"{}":"bare"}');
+  });
+});

@@ -43,7 +43,7 @@ function writeObject(object: object, ancestors: object[]): string {
   let out: string;
   if (Array.isArray(object)) out = writeArray(object, ancestors);
   else if (object instanceof Set) out = writeArray([...object], ancestors);
-  else if (object instanceof Map) out = writeRecord(Object.fromEntries(object), ancestors);
+  else if (object instanceof Map) out = writeRecord(mapRecord(object, ancestors), ancestors);
   else {
     const toJSON = (object as { toJSON?: unknown }).toJSON;
     out =
@@ -54,6 +54,25 @@ function writeObject(object: object, ancestors: object[]): string {
   // An exception thrown above ends the whole call, so the path needs no unwinding then.
   ancestors.pop();
   return out;
+}
+
+// A Map as the object `Object.fromEntries` would make of it (keys as property names, a
+// later duplicate wins, symbol keys dropped), except that a key with no string form (a
+// null-prototype object, a throwing toString) is named by its own canonical text
+// instead of throwing.
+function mapRecord(map: Map<unknown, unknown>, ancestors: object[]): Record<string, unknown> {
+  const record: Record<string, unknown> = Object.create(null);
+  for (const [key, value] of map) {
+    if (typeof key === 'symbol') continue;
+    let name: string;
+    try {
+      name = String(key);
+    } catch {
+      name = write(key, ancestors);
+    }
+    record[name] = value;
+  }
+  return record;
 }
 
 function writeArray(array: readonly unknown[], ancestors: object[]): string {
