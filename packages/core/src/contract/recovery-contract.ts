@@ -1,3 +1,4 @@
+import { quoteAsData } from '../classify/quote-as-data.js';
 import type { Classification, Decision, FailureClass, RecoveryAction } from '../types.js';
 
 /**
@@ -68,20 +69,6 @@ export function buildContract(input: ContractInput): RecoveryContract {
     plan_version: input.plan?.to,
     error_detail: classification.message ? quoteAsData(classification.message) : undefined,
   });
-}
-
-// Phrases that address the model rather than describe a failure. Error text is written by
-// whatever failed (and sometimes by whoever controls it): it reaches the model quoted,
-// with these removed, so it reads as a record of what happened, never as an instruction.
-const instructionLike =
-  /\b(?:ignore|disregard|forget|override)\b[^.;\n]{0,40}?\b(?:instructions?|prompts?|rules|guidance)\b|\byou (?:are|must|should) now\b|\bnew instructions?\b|<\|[^|]{0,20}\|>|\[\/?(?:inst|system)\]|\b(?:system|assistant|developer)\s*:/gi;
-
-/** Error text as quoted data: «…», instruction-like phrases replaced. */
-export function quoteAsData(text: string): string {
-  const cleaned = text
-    .replace(instructionLike, '[instruction-like text removed]')
-    .replace(/[«»]/g, '"');
-  return `«${cleaned}»`;
 }
 
 /** The contract as the text a model receives. */
