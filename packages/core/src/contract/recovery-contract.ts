@@ -59,7 +59,7 @@ export function buildContract(input: ContractInput): RecoveryContract {
     reason: decision.reason,
     guidance: guidanceFor(input, status),
     retry_after_ms: classification.retryAfterMs,
-    invalid_field: classification.field,
+    invalid_field: safeField(classification.field),
     repairs_remaining: input.repairsRemaining,
     attempts: input.attempts,
     idempotency_key: input.idempotencyKey,
@@ -86,7 +86,8 @@ function guidanceFor(input: ContractInput, status: RecoveryContract['status']): 
   }
   switch (decision.action) {
     case 'REPAIR': {
-      const field = classification.field ? ` (field "${classification.field}")` : '';
+      const named = safeField(classification.field);
+      const field = named ? ` (field "${named}")` : '';
       return `The arguments of ${tool} were rejected${field}. Correct them before calling ${tool} again; the same arguments will fail the same way.`;
     }
     case 'REOBSERVE':
@@ -126,4 +127,14 @@ function guidanceFor(input: ContractInput, status: RecoveryContract['status']): 
 
 function dropUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+/**
+ * A field path fit to show the model outside the quoted data: identifier-like segments
+ * only, bounded. A path is written by whatever failed (a schema library, a downstream's
+ * body), so anything else is dropped rather than passed on as prose.
+ */
+function safeField(field: string | undefined): string | undefined {
+  if (field === undefined || field.length > 128) return undefined;
+  return /^[\w$][\w$.[\]-]*$/.test(field) ? field : undefined;
 }
