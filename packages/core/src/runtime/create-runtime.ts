@@ -18,6 +18,7 @@ import { executeCall } from './call/execute-call.js';
 import type { ToolCallFailure, ToolCallRequest, ToolCallResult } from './call/tool-call.js';
 import { guardCall } from './guard-call.js';
 import { callModelWithRecovery, type ModelCallResult } from './model/call-model.js';
+import type { ModelRequest } from './model/model-request.js';
 import { decideSdkFailure, type SdkFailure } from './model/sdk-failure.js';
 import { closestKey } from './options/closest-key.js';
 import type { RecoveryOptions, ToolPolicy } from './options/recovery-options.js';
@@ -49,8 +50,15 @@ export interface RecoveryRuntime {
   declareTool(toolName: string, hints: ToolPolicy): void;
   /** The tools an adapter wrapped: policies naming no wrapped tool are reported (and returned). */
   registerTools(toolNames: readonly string[]): { tool: string; suggestion?: string }[];
-  /** A request to the model through the same classifier, backoff and retry budget. */
-  callModel<T>(fn: () => Promise<T>, signal?: AbortSignal | undefined): Promise<ModelCallResult<T>>;
+  /**
+   * A request to the model through the same classifier, backoff and retry budget.
+   * `request` describes it for its tracing span (model, provider), when something records.
+   */
+  callModel<T>(
+    fn: () => Promise<T>,
+    signal?: AbortSignal | undefined,
+    request?: ModelRequest | undefined,
+  ): Promise<ModelCallResult<T>>;
   /** Classifies an error with the run's recognisers. */
   readonly classify: Classifier;
   outcome(): Outcome;
@@ -229,9 +237,13 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
       }
       return unused;
     },
-    async callModel(fn, signal) {
+    async callModel(fn, signal, request) {
       const result = await callModelWithRecovery(
-        { ...run, maxAttempts: options.retry?.maxAttempts ?? 3 },
+        {
+          ...run,
+          maxAttempts: options.retry?.maxAttempts ?? 3,
+          span: run.telemetry?.startModel(runId, request),
+        },
         fn,
         signal,
       );
