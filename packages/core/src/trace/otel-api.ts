@@ -79,9 +79,14 @@ export function createInstruments(api: OtelApi, given?: TracerLike | undefined):
   let tools: Histogram | undefined;
   let models: Histogram | undefined;
 
+  let noopMeters: unknown;
   const meter = (): Meter | undefined => {
-    const found = api.metrics?.getMeterProvider().getMeter(scopeName);
-    return !found || (NoopMeter && found instanceof NoopMeter) ? undefined : found;
+    const provider = api.metrics?.getMeterProvider();
+    if (!provider || provider === noopMeters) return undefined;
+    const found = provider.getMeter(scopeName);
+    if (!NoopMeter || !(found instanceof NoopMeter)) return found;
+    noopMeters = provider; // the API's own no-op provider: known from now on
+    return undefined;
   };
 
   return {
