@@ -181,6 +181,24 @@ describe('model request spans (GenAI inference conventions)', () => {
   });
 });
 
+describe('a tracer given in the options', () => {
+  it('records the call and model spans without any global provider', async () => {
+    const own = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(own)] });
+    const h = createHarness({
+      tracer: provider.getTracer('my-agent'),
+      policies: { lookup: { sideEffects: false } },
+    });
+    await h.runtime.callModel(async () => 'answer', undefined, gpt);
+    await h.run('lookup', {}, () => 'found');
+    expect(own.getFinishedSpans().map((span) => span.name)).toEqual([
+      'chat gpt-4o',
+      'execute_tool lookup',
+    ]);
+    expect(exporter.getFinishedSpans()).toEqual([]);
+  });
+});
+
 describe('model requests without an SDK', () => {
   it('build no span: startModel answers undefined and the request runs', async () => {
     const telemetry = resolveTelemetry(undefined);
