@@ -364,6 +364,47 @@ describe.each(modes)('recourse spans through the AI SDK (its telemetry $telemetr
     expect(serialised(exporter.getFinishedSpans())).not.toContain(errorToken.slice(4, 20));
   });
 
+  it('input the SDK refused (execute never ran): a span too, attempts 0, up to POISON', async () => {
+    const bad = { customerId: 'c-1', amount: 'one hundred' };
+    provider.reset([
+      toolCall('refund_payment', bad, { id: 'call_i1' }),
+      toolCall('refund_payment', bad, { id: 'call_i2' }),
+      toolCall('refund_payment', bad, { id: 'call_i3' }),
+      text('gave up'),
+    ]);
+    const recovery = createRecovery({ runId: 'run-o7', repairBudget: 2 });
+    await generateText({
+      model: chat(),
+      prompt: 'Refund',
+      tools: recovery.tools({
+        refund_payment: tool({
+          inputSchema: z.object({ customerId: z.string(), amount: z.number() }),
+          execute: async () => 'refunded',
+        }),
+      }),
+      stopWhen: [isStepCount(10), recovery.stopWhen],
+      prepareStep: recovery.prepareStep,
+    });
+
+    const spans = ['call_i1', 'call_i2', 'call_i3'].map(spanOf);
+    expect(spans.map((span) => span.attributes['recourse.recovery.action'])).toEqual([
+      'REPAIR',
+      'REPAIR',
+      'ABORT',
+    ]);
+    expect(spans[2]?.attributes['recourse.decision.code']).toBe('POISON');
+    for (const span of spans) {
+      expect(span.status.code).toBe(statusError);
+      expect(span.attributes).toMatchObject({
+        'recourse.attempts': 0,
+        'recourse.failure_class': 'VALIDATION',
+      });
+      expect(span.attributes['error.type']).toBe('INVALID_INPUT');
+      // Heard of after the step, in a callback the SDK runs outside its spans: a root span.
+      expect(span.parentSpanContext).toBeUndefined();
+    }
+  });
+
   it('streamText: the same one span per call, under the SDK span when its telemetry is on', async () => {
     provider.reset([toolCall('get_balance', { account: 'a-1' }, { id: 'call_s' }), text('ok')]);
     const recovery = createRecovery({ runId: 'run-o6', defaultPolicy: { sideEffects: false } });

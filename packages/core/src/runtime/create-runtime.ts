@@ -202,6 +202,12 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
     classify: run.classify,
     execute,
     async recordFailure(request) {
+      // Traced like any call (attempts 0), so a repair or poison the SDK caused shows too.
+      const span = run.telemetry?.start({
+        runId,
+        toolName: request.toolName,
+        toolCallId: request.toolCallId,
+      });
       const ending = state.terminal ? access.runStopped() : await decideSdkFailure(run, request);
       const call = new Call(run, tools.resolve(request.toolName), {
         toolName: request.toolName,
@@ -209,7 +215,9 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
         input: request.input,
         execute: () => undefined, // never runs: the SDK refused the call itself
       });
-      return concluder.conclude(call, { ...ending, error: request.error }) as ToolCallFailure;
+      const result = concluder.conclude(call, { ...ending, error: request.error });
+      span?.end(ending, { attempts: 0 });
+      return result as ToolCallFailure;
     },
     isStopped: () => state.terminal !== undefined,
     takeGuidance() {
