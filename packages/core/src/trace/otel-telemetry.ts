@@ -27,8 +27,9 @@ export function createOtelTelemetry(api: OtelApi, tracer?: TracerLike | undefine
   const instruments = createInstruments(api, tracer);
   const inContext = <T>(context: unknown, fn: () => T): T => api.context.with(context, fn);
   // A streamed model response runs its tool calls while it is read, so inside the model
-  // span's context. The conventions make tool spans siblings of the inference span: a
-  // call started there is parented where the model request was.
+  // span's context. Tool spans are siblings of inference spans (the AI SDK's telemetry
+  // places them so too; an inference span is the request, not what the agent does with
+  // it): a call started there is parented where the model request was.
   const outsideModel = new WeakMap<object, unknown>();
 
   return {
