@@ -6,6 +6,7 @@ import { runMergeExample } from './ai-sdk/merge.js';
 import { runRefundExample } from './ai-sdk/refund.js';
 import { runOpenAIGithubExample } from './openai/github.js';
 import { runOpenAIRefundExample } from './openai/refund.js';
+import { runOtelExample } from './otel/trace.js';
 
 const all = [
   ['refund: the response is lost after the refund lands', runRefundExample],
@@ -14,6 +15,7 @@ const all = [
   ['merge: 412 branch is behind → re-observe → merge', runMergeExample],
   ['refund through the OpenAI SDK (Responses API)', runOpenAIRefundExample],
   ['github through the OpenAI SDK (Chat Completions)', runOpenAIGithubExample],
+  ['otel: the OpenTelemetry trace of two runs (a retry, a reconciled write)', runOtelExample],
 ] as const;
 
 // `./run.sh demo github` runs the examples whose title starts with a given word.

@@ -6,6 +6,7 @@ import { runMergeExample } from './ai-sdk/merge.js';
 import { runRefundExample } from './ai-sdk/refund.js';
 import { runOpenAIGithubExample } from './openai/github.js';
 import { runOpenAIRefundExample } from './openai/refund.js';
+import { runOtelExample } from './otel/trace.js';
 
 // The examples are the demo; these keep them honest (offline, scripted provider).
 const quiet = () => {};
@@ -66,6 +67,35 @@ describe.skipIf(process.env.OPENAI_API_KEY)('examples (offline)', () => {
     const { outcome, executed } = await runOpenAIGithubExample(quiet);
     expect(executed).toEqual(['github_api acme/secret']);
     expect(outcome.status).toBe('BLOCKED');
+  });
+
+  it('otel: recourse spans under the AI SDK execute_tool spans; inference spans through the OpenAI SDK', async () => {
+    const lines: string[] = [];
+    const { outcomes, aiSdkSpans, openaiSpans } = await runOtelExample((line) => lines.push(line));
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['COMPLETED', 'COMPLETED']);
+    const byId = new Map(aiSdkSpans.map((span) => [span.spanContext().spanId, span]));
+    const ours = aiSdkSpans.filter((span) => span.instrumentationScope.name === '@recourse/core');
+    expect(ours.map((span) => span.name)).toEqual([
+      'execute_tool get_payment',
+      'execute_tool refund_payment',
+    ]);
+    for (const span of ours) {
+      const parent = byId.get(span.parentSpanContext?.spanId ?? '');
+      expect(parent?.name).toBe(span.name);
+      expect(parent?.instrumentationScope.name).toBe('gen_ai');
+    }
+    expect(ours.map((span) => span.attributes['recourse.recovery.action'])).toEqual([
+      'RETRY',
+      'RECONCILE',
+    ]);
+    expect(
+      openaiSpans
+        .filter((span) => span.instrumentationScope.name === '@recourse/core')
+        .map((span) => span.name)
+        .sort(),
+    ).toEqual(['chat gpt-4o', 'chat gpt-4o', 'execute_tool get_payment']);
+    // One short line per span.
+    expect(lines).toHaveLength(2 + aiSdkSpans.length + openaiSpans.length);
   });
 
   // The seed's test plan: a fixture for every step of a job, with real observed values.

@@ -71,6 +71,7 @@ export {
 export { type CallContext, callContext, currentCallContext } from './runtime/call-context.js';
 export { createRecoveryRuntime, type RecoveryRuntime } from './runtime/create-runtime.js';
 export type { ModelCallResult } from './runtime/model/call-model.js';
+export type { ModelRequest } from './runtime/model/model-request.js';
 export type { SdkFailure } from './runtime/model/sdk-failure.js';
 export type {
   CheckFailure,

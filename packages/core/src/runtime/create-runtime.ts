@@ -18,6 +18,7 @@ import { executeCall } from './call/execute-call.js';
 import type { ToolCallFailure, ToolCallRequest, ToolCallResult } from './call/tool-call.js';
 import { guardCall } from './guard-call.js';
 import { callModelWithRecovery, type ModelCallResult } from './model/call-model.js';
+import type { ModelRequest } from './model/model-request.js';
 import { decideSdkFailure, type SdkFailure } from './model/sdk-failure.js';
 import { closestKey } from './options/closest-key.js';
 import {
@@ -57,8 +58,15 @@ export interface RecoveryRuntime {
   declareTool(toolName: string, policy: ToolPolicy, layer?: 'own' | 'hints'): void;
   /** The tools an adapter wrapped: policies naming no wrapped tool are reported (and returned). */
   registerTools(toolNames: readonly string[]): { tool: string; suggestion?: string }[];
-  /** A request to the model through the same classifier, backoff and retry budget. */
-  callModel<T>(fn: () => Promise<T>, signal?: AbortSignal | undefined): Promise<ModelCallResult<T>>;
+  /**
+   * A request to the model through the same classifier, backoff and retry budget.
+   * `request` describes it for its tracing span (model, provider), when something records.
+   */
+  callModel<T>(
+    fn: () => Promise<T>,
+    signal?: AbortSignal | undefined,
+    request?: ModelRequest | undefined,
+  ): Promise<ModelCallResult<T>>;
   /** Classifies an error with the run's recognisers. */
   readonly classify: Classifier;
   outcome(): Outcome;
@@ -202,6 +210,12 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
     classify: run.classify,
     execute,
     async recordFailure(request) {
+      // Traced like any call (attempts 0), so a repair or poison the SDK caused shows too.
+      const span = run.telemetry?.start({
+        runId,
+        toolName: request.toolName,
+        toolCallId: request.toolCallId,
+      });
       const ending = state.terminal ? access.runStopped() : await decideSdkFailure(run, request);
       const call = new Call(run, tools.resolve(request.toolName), {
         toolName: request.toolName,
@@ -209,7 +223,9 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
         input: request.input,
         execute: () => undefined, // never runs: the SDK refused the call itself
       });
-      return concluder.conclude(call, { ...ending, error: request.error }) as ToolCallFailure;
+      const result = concluder.conclude(call, { ...ending, error: request.error });
+      span?.end(ending, { attempts: 0 });
+      return result as ToolCallFailure;
     },
     isStopped: () => state.terminal !== undefined,
     takeGuidance() {
@@ -240,9 +256,13 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
       }
       return unused;
     },
-    async callModel(fn, signal) {
+    async callModel(fn, signal, request) {
       const result = await callModelWithRecovery(
-        { ...run, maxAttempts: options.retry?.maxAttempts ?? retryDefaults.maxAttempts },
+        {
+          ...run,
+          maxAttempts: options.retry?.maxAttempts ?? retryDefaults.maxAttempts,
+          span: run.telemetry?.startModel(runId, request),
+        },
         fn,
         signal,
       );

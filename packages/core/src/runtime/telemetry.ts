@@ -1,5 +1,6 @@
-import type { FailureClass, RecoveryAction } from '../types.js';
+import type { Classification, Decision, FailureClass, RecoveryAction } from '../types.js';
 import type { CallEnding } from './call/call-ending.js';
+import type { ModelRequest } from './model/model-request.js';
 
 /** What a call tells its tracing span. Implemented over OpenTelemetry in `trace/`. */
 export interface CallSpan {
@@ -21,7 +22,24 @@ export interface CallSpanFacts {
   recovered?: { failureClass: FailureClass; action: RecoveryAction } | undefined;
 }
 
-/** Starts a span per wrapped call, or undefined when nothing records spans. */
+/** What a model request tells its tracing span. */
+export interface ModelSpan {
+  /** Runs one attempt of the request in the span's context. */
+  run<T>(fn: () => T): T;
+  /** A retry was scheduled after `attempt` failed with `classification`. */
+  retry(attempt: number, delayMs: number, classification: Classification): void;
+  /** The caller aborted the request. */
+  abort(error: unknown): void;
+  /** The request ended: with a value (no argument) or with the failure that ended it. */
+  end(failure?: { classification: Classification; decision: Decision } | undefined): void;
+}
+
+/**
+ * Starts a span per wrapped call and per model request, or answers undefined when
+ * nothing records (no tracer, no meter provider): then nothing is built.
+ */
 export interface Telemetry {
   start(call: { runId: string; toolName: string; toolCallId: string }): CallSpan | undefined;
+  /** Positional, so that asking costs no allocation when nothing records. */
+  startModel(runId: string, request: ModelRequest | undefined): ModelSpan | undefined;
 }

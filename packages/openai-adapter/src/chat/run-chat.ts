@@ -7,6 +7,7 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import type { AnyRecoveryToolSet } from '../define-tools.js';
+import { describeRequest } from '../describe-request.js';
 import { defaultMaxSteps } from '../execute-tool-calls.js';
 import type { ToolCallRecord } from '../run-tool-call.js';
 import { executeChatToolCalls } from './execute-chat-tool-calls.js';
@@ -49,6 +50,7 @@ export async function runChat(
   const steps: ChatStep[] = [];
   let completion: ChatCompletion | undefined;
   let text = '';
+  const described = describeRequest(request.model, stream);
   for (let step = 1; step <= maxSteps && !runtime.isStopped(); step++) {
     const usable = activeTools(runtime, tools);
     const { tool_choice, parallel_tool_calls, ...rest } = request;
@@ -66,6 +68,7 @@ export async function runChat(
             )
           : client.chat.completions.create({ ...body, stream: false }, { signal }),
       signal,
+      described,
     );
     if (!answer.ok) break;
     completion = answer.value;

@@ -7,6 +7,7 @@ import type {
   ResponseInputItem,
 } from 'openai/resources/responses/responses';
 import type { AnyRecoveryToolSet } from '../define-tools.js';
+import { describeRequest } from '../describe-request.js';
 import { defaultMaxSteps } from '../execute-tool-calls.js';
 import { runToolCall, type ToolCallRecord } from '../run-tool-call.js';
 import { functionCalls, toOutputItems, toPendingCall } from './execute-response-calls.js';
@@ -57,6 +58,7 @@ export async function runResponses(
   let response: Response | undefined;
   let text = '';
   let guidance: string | undefined;
+  const described = describeRequest(request.model, stream);
   for (let step = 1; step <= maxSteps && !runtime.isStopped(); step++) {
     const usable = activeTools(runtime, tools);
     const { tool_choice, parallel_tool_calls, ...rest } = request;
@@ -67,30 +69,34 @@ export async function runResponses(
       // tool_choice and parallel_tool_calls only mean something while tools are left.
       ...(usable.length ? { tools: usable, tool_choice, parallel_tool_calls } : {}),
     };
-    const answer = await runtime.callModel(async () => {
-      if (!stream) {
-        const value = await client.responses.create({ ...body, stream: false }, { signal });
-        return { response: value, text: value.output_text ?? '', calls: undefined };
-      }
-      // Calls run one after another as their items complete, while the stream goes on.
-      let queue = Promise.resolve<ToolCallRecord[]>([]);
-      const events = await client.responses.create({ ...body, stream: true }, { signal });
-      const onCall = (item: ResponseFunctionToolCall) => {
-        const call = toPendingCall(item);
-        queue = queue.then(async (done) => [
-          ...done,
-          await runToolCall(runtime, tools, call, signal),
-        ]);
-      };
-      try {
-        const read = await readResponseStream(events, onCall);
-        return { ...read, calls: await queue };
-      } catch (error) {
-        // A broken stream: let the calls already started finish before the retry.
-        await queue.catch(() => undefined);
-        throw error;
-      }
-    }, signal);
+    const answer = await runtime.callModel(
+      async () => {
+        if (!stream) {
+          const value = await client.responses.create({ ...body, stream: false }, { signal });
+          return { response: value, text: value.output_text ?? '', calls: undefined };
+        }
+        // Calls run one after another as their items complete, while the stream goes on.
+        let queue = Promise.resolve<ToolCallRecord[]>([]);
+        const events = await client.responses.create({ ...body, stream: true }, { signal });
+        const onCall = (item: ResponseFunctionToolCall) => {
+          const call = toPendingCall(item);
+          queue = queue.then(async (done) => [
+            ...done,
+            await runToolCall(runtime, tools, call, signal),
+          ]);
+        };
+        try {
+          const read = await readResponseStream(events, onCall);
+          return { ...read, calls: await queue };
+        } catch (error) {
+          // A broken stream: let the calls already started finish before the retry.
+          await queue.catch(() => undefined);
+          throw error;
+        }
+      },
+      signal,
+      described,
+    );
     if (!answer.ok) break;
     response = answer.value.response;
     text = answer.value.text;

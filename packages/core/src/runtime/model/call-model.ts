@@ -8,6 +8,7 @@ import {
   recordBudgetOutcome,
 } from '../../policy/retry-budget.js';
 import type { Classification, Decision } from '../../types.js';
+import type { ModelSpan } from '../telemetry.js';
 
 export type ModelCallResult<T> =
   | { ok: true; value: T }
@@ -20,6 +21,8 @@ export interface ModelCallParts {
   budget: RetryBudget | undefined;
   backoff: ResolvedBackoff;
   maxAttempts: number;
+  /** The request's tracing span, when something records. */
+  span?: ModelSpan | undefined;
 }
 
 /**
@@ -32,9 +35,28 @@ export async function callModelWithRecovery<T>(
   fn: () => Promise<T>,
   signal?: AbortSignal | undefined,
 ): Promise<ModelCallResult<T>> {
+  const { span } = parts;
+  if (!span) return attemptModel(parts, fn, signal);
+  let result: ModelCallResult<T>;
+  try {
+    result = await attemptModel(parts, fn, signal);
+  } catch (error) {
+    span.abort(error);
+    throw error; // the caller's own abort
+  }
+  span.end(result.ok ? undefined : result);
+  return result;
+}
+
+async function attemptModel<T>(
+  parts: ModelCallParts,
+  fn: () => Promise<T>,
+  signal: AbortSignal | undefined,
+): Promise<ModelCallResult<T>> {
+  const { span } = parts;
   for (let attempt = 1; ; attempt++) {
     try {
-      const value = await fn();
+      const value = await (span ? span.run(fn) : fn());
       void recordBudgetOutcome(parts.budget, 'model', 'success');
       return { ok: true, value };
     } catch (error) {
@@ -57,6 +79,7 @@ export async function callModelWithRecovery<T>(
         { maxAttempts: parts.maxAttempts, backoff: parts.backoff, random: parts.random },
       );
       if (decision.action !== 'RETRY') return { ok: false, classification, decision, error };
+      span?.retry(attempt, decision.delayMs ?? 0, classification);
       await parts.clock.sleep(decision.delayMs ?? 0, signal);
     }
   }
