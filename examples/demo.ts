@@ -7,6 +7,7 @@ import { runGithubExample } from './ai-sdk/github.js';
 import { runIncidentExample } from './ai-sdk/incident.js';
 import { runMergeExample } from './ai-sdk/merge.js';
 import { runObservabilityExample } from './ai-sdk/observability.js';
+import { runParserFallbackExample } from './ai-sdk/parser-fallback.js';
 import { runRefundExample } from './ai-sdk/refund.js';
 import { runSagaExample } from './ai-sdk/saga.js';
 import { runOpenAIChargeExample } from './openai/charge.js';
@@ -29,6 +30,10 @@ const all = [
   [
     'observability: the API is down → a cached snapshot, marked PARTIAL_RESULT',
     runObservabilityExample,
+  ],
+  [
+    'fallback parser: model A’s structured output invalid ×3 → a deterministic parser',
+    runParserFallbackExample,
   ],
   ['saga: VM ✅, DNS ✅, inventory record ❌ → undone newest first', runSagaExample],
   ['geocode: the read is retried, the address post that timed out is not', runGeocodeExample],

@@ -7,6 +7,7 @@ import { runGithubExample } from './ai-sdk/github.js';
 import { runIncidentExample } from './ai-sdk/incident.js';
 import { runMergeExample } from './ai-sdk/merge.js';
 import { runObservabilityExample } from './ai-sdk/observability.js';
+import { runParserFallbackExample } from './ai-sdk/parser-fallback.js';
 import { runRefundExample } from './ai-sdk/refund.js';
 import { runSagaExample } from './ai-sdk/saga.js';
 import { runOpenAIChargeExample } from './openai/charge.js';
@@ -178,6 +179,22 @@ describe.skipIf(process.env.OPENAI_API_KEY)('examples (offline)', () => {
     });
   });
 
+  it('fallback parser: three invalid samples, then the parser, marked PARTIAL_RESULT', async () => {
+    const { outcome, samples, told } = await runParserFallbackExample(
+      quiet,
+      undefined,
+      instantClock(),
+    );
+    expect(samples).toBe(3);
+    expect(told).toEqual({
+      status: 'PARTIAL_RESULT',
+      confidence: 'LOW',
+      missing_evidence: ['alert summary (model extraction failed; fields from the parser)'],
+      result: { service: 'checkout-api', severity: 'crit', parser: 'deterministic' },
+    });
+    expect(outcome).toMatchObject({ status: 'PARTIAL_RESULT', reason: 'DEGRADED' });
+  });
+
   it('saga: the completed writes are undone newest first, once, and the outcome says so', async () => {
     const { outcome, cloud, again } = await runSagaExample(quiet, undefined, instantClock());
     expect(cloud).toEqual([
@@ -282,6 +299,15 @@ describe.skipIf(process.env.OPENAI_API_KEY)('examples (offline)', () => {
         'deployment_metrics: TRANSIENT/SERVICE_UNAVAILABLE → RETRY',
         'deployment_metrics: TRANSIENT/SERVICE_UNAVAILABLE → RETRY',
         'deployment_metrics: TRANSIENT/SERVICE_UNAVAILABLE → FALLBACK',
+      ],
+    ],
+    [
+      'fallback parser',
+      (log, observe) => runParserFallbackExample(log, observe, instantClock()),
+      [
+        'extract_alert: TRANSIENT/INVALID_STRUCTURED_OUTPUT → RETRY',
+        'extract_alert: TRANSIENT/INVALID_STRUCTURED_OUTPUT → RETRY',
+        'extract_alert: TRANSIENT/INVALID_STRUCTURED_OUTPUT → FALLBACK',
       ],
     ],
     [
