@@ -76,7 +76,7 @@ describe.each(storeKinds)('%s ledger: a worker killed mid-write', (kind) => {
     expect(report.executions).toBe(0);
     expect(downstream.requests()).toEqual([{ key, worker: 0 }]);
     expect(downstream.writes()).toHaveLength(1);
-    expect(record).toMatchObject({ state: 'completed', result: receipt });
+    expect(record).toMatchObject({ state: 'completed', result: { json: JSON.stringify(receipt) } });
     expect(report.outcome.status).toBe('COMPLETED');
   }, 60_000);
 
@@ -98,7 +98,7 @@ describe.each(storeKinds)('%s ledger: a worker killed mid-write', (kind) => {
       expect.objectContaining({ ok: true, value: receipt }),
       expect.objectContaining({ ok: true, value: receipt }),
     ]);
-    expect(record).toMatchObject({ state: 'completed', result: receipt });
+    expect(record).toMatchObject({ state: 'completed', result: { json: JSON.stringify(receipt) } });
   }, 60_000);
 
   it('without reconcile or idempotent, does not re-send: the outcome says RECONCILE_BY_HAND', async () => {

@@ -171,7 +171,7 @@ describe('recovery.tools with a streaming tool (async *execute)', () => {
     ]);
     expect(await recovery.runtime.ledger.get(keys[0]!)).toMatchObject({
       state: 'completed',
-      result: { exported: 'r-1' },
+      result: { json: JSON.stringify({ exported: 'r-1' }) },
     });
     expect(await collect(execute({ id: 'r-1' }, { toolCallId: 'c2' }))).toEqual([
       { exported: 'r-1' },
@@ -230,7 +230,7 @@ describe('recovery.tools with a streaming tool (async *execute)', () => {
     await stored;
     expect(await recovery.runtime.ledger.get(keys[0]!)).toMatchObject({
       state: 'completed',
-      result: 'exported',
+      result: { json: '"exported"' },
     });
   });
 

@@ -65,9 +65,11 @@ export interface DecisionState {
   code?: string | undefined;
   /** A reconcile read answered: the write did not happen, or the read itself failed. */
   reconciled?: 'not_happened' | 'failed' | undefined;
-  /** The dependency's retry budget is spent (an outage): retries must stop. */
+  /** The dependency's retry budget refused this retry (an outage): retries must stop... */
   retryBudgetExhausted?: boolean | undefined;
-  /** Milliseconds this call has taken so far, for the time budget. */
+  /** ...unless the budget says when it will let one through (its next probe), in ms. */
+  retryBudgetWaitMs?: number | undefined;
+  /** Milliseconds since this call first failed, for the time budget. */
   elapsedMs?: number | undefined;
 }
 

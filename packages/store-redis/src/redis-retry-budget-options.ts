@@ -36,6 +36,8 @@ export interface RedisRetryBudgetOptions extends RetryBudgetOptions {
 export interface ResolvedRedisRetryBudgetOptions {
   maxTokens: number;
   tokenRatio: number;
+  tripAfter: number;
+  probeIntervalMs: number;
   keyPrefix: string;
   ttlMs: number;
   fallbackMs: number;
@@ -55,7 +57,10 @@ export function resolveRedisRetryBudgetOptions(
     throw new InvalidOptionsError('options', 'must be an object');
   }
   validateRedisTarget({ ...target, keyPrefix: options.keyPrefix } as RedisLedgerOptions);
-  const { maxTokens, tokenRatio } = resolveRetryBudgetOptions(options, '');
+  const { maxTokens, tokenRatio, tripAfter, probeIntervalMs } = resolveRetryBudgetOptions(
+    options,
+    '',
+  );
   const ttlMs = options.ttlMs ?? 10 * 60 * 1000;
   const fallbackMs = options.fallbackMs ?? 1_000;
   checkInteger(ttlMs, 'ttlMs', 1);
@@ -66,6 +71,8 @@ export function resolveRedisRetryBudgetOptions(
   return {
     maxTokens,
     tokenRatio,
+    tripAfter,
+    probeIntervalMs,
     keyPrefix: options.keyPrefix ?? defaultKeyPrefix,
     ttlMs,
     fallbackMs,

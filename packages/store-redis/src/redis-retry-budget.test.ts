@@ -28,36 +28,42 @@ afterAll(async () => {
 });
 
 describe('createRedisRetryBudget shared by two processes', () => {
-  it('failures recorded through one stop retries through the other; successes refill it', async () => {
-    const a = open({ maxTokens: 10, tokenRatio: 1 });
-    const b = open({ maxTokens: 10, tokenRatio: 1 });
+  it('failures recorded through one open the circuit for the other; one probe goes out fleet-wide; a success closes it', async () => {
+    const clock = createFakeClock(0);
+    const a = open({ maxTokens: 10, tokenRatio: 1, tripAfter: 3, probeIntervalMs: 1_000, clock });
+    const b = open({ maxTokens: 10, tokenRatio: 1, tripAfter: 3, probeIntervalMs: 1_000, clock });
     const dependency = `api-${randomUUID()}`;
     expect(await b.canRetry(dependency)).toBe(true);
     expect(await b.tokens(dependency)).toBe(10); // a missing bucket is full
-    for (let i = 0; i < 4; i++) await a.recordFailure(dependency);
-    expect(await b.canRetry(dependency)).toBe(true); // 6 of 10 left
+    expect(await b.retryInMs(dependency)).toBeUndefined();
+    for (let i = 0; i < 2; i++) await a.recordFailure(dependency);
+    expect(await b.canRetry(dependency)).toBe(true); // two in a row: still closed
     await a.recordFailure(dependency);
-    expect(await b.tokens(dependency)).toBe(5);
-    expect(await b.canRetry(dependency)).toBe(false); // not more than half
+    expect(await b.canRetry(dependency)).toBe(false); // three in a row: open
+    expect(await b.retryInMs(dependency)).toBe(1_000);
+    await clock.advance(1_000);
+    expect(await a.canRetry(dependency)).toBe(true); // the probe, through A
+    expect(await b.canRetry(dependency)).toBe(false); // and only one, fleet-wide
     await b.recordSuccess(dependency);
     expect(await a.canRetry(dependency)).toBe(true);
-    expect(await a.tokens(dependency)).toBe(6);
+    expect(await a.tokens(dependency)).toBe(10); // closed and refilled
   });
 
   it('keeps the bucket within [0, maxTokens] and fractional ratios exact enough', async () => {
-    const a = open({ maxTokens: 3, tokenRatio: 0.1 });
+    const a = open({ maxTokens: 3, tokenRatio: 0.1, tripAfter: 100 });
     const dependency = `clamp-${randomUUID()}`;
-    for (let i = 0; i < 10; i++) await a.recordFailure(dependency);
-    expect(await a.tokens(dependency)).toBe(0);
+    await a.recordFailure(dependency);
     for (let i = 0; i < 3; i++) await a.recordSuccess(dependency);
-    expect(await a.tokens(dependency)).toBeCloseTo(0.3, 12);
+    expect(await a.tokens(dependency)).toBeCloseTo(2.3, 12);
     for (let i = 0; i < 100; i++) await a.recordSuccess(dependency);
     expect(await a.tokens(dependency)).toBe(3);
+    for (let i = 0; i < 10; i++) await a.recordFailure(dependency);
+    expect(await a.tokens(dependency)).toBe(0);
   });
 
   it('loses no token under concurrent updates from two clients', async () => {
-    const a = open({ maxTokens: 100 });
-    const b = open({ maxTokens: 100 });
+    const a = open({ maxTokens: 100, tripAfter: 1_000 });
+    const b = open({ maxTokens: 100, tripAfter: 1_000 });
     const dependency = `race-${randomUUID()}`;
     await Promise.all(
       Array.from({ length: 60 }, (_, i) => (i % 2 ? a : b).recordFailure(dependency)),
@@ -68,6 +74,7 @@ describe('createRedisRetryBudget shared by two processes', () => {
   it('keeps dependencies independent', async () => {
     const a = open({ maxTokens: 2 });
     const b = open({ maxTokens: 2 });
+    // One failure takes half of two tokens: open.
     const down = `down-${randomUUID()}`;
     const up = `up-${randomUUID()}`;
     await a.recordFailure(down);
@@ -108,11 +115,12 @@ describe('createRedisRetryBudget when Redis is down', () => {
     expect(errors).toHaveLength(1);
     const started = Date.now();
     for (let i = 0; i < 2; i++) await budget.recordFailure('api');
-    expect(await budget.canRetry('api')).toBe(false); // 2 of 4 locally
+    expect(await budget.canRetry('api')).toBe(false); // 2 of 4 locally: open
     await budget.recordSuccess('api');
-    expect(await budget.canRetry('api')).toBe(true);
+    expect(await budget.canRetry('api')).toBe(true); // closed by the success
     expect(Date.now() - started).toBeLessThan(50); // answered locally, no round trips
     expect(errors).toHaveLength(1);
+    await budget.recordFailure('api');
     await clock.advance(1_000);
     expect(await budget.tokens('api')).toBe(3); // Redis tried again, local answer again
     expect(errors).toHaveLength(2);

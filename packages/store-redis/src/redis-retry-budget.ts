@@ -5,7 +5,7 @@ import {
   type RedisRetryBudgetTarget,
   resolveRedisRetryBudgetOptions,
 } from './redis-retry-budget-options.js';
-import { defineAdjustTokens } from './redis-retry-budget-script.js';
+import { defineCircuit } from './redis-retry-budget-script.js';
 
 /** A retry budget whose buckets live in Redis; every answer is a promise that never rejects. */
 export interface RedisRetryBudget extends RetryBudget {
@@ -13,16 +13,17 @@ export interface RedisRetryBudget extends RetryBudget {
   recordFailure(dependency: string): Promise<void>;
   recordSuccess(dependency: string): Promise<void>;
   tokens(dependency: string): Promise<number>;
+  retryInMs(dependency: string): Promise<number | undefined>;
   /** Quits the client if the budget created it (from `url`); a client you passed stays open. */
   close(): Promise<void>;
 }
 
 /**
- * The retry budget (gRPC-style throttling, see `createRetryBudget`) shared by every
- * process that points at the same Redis and key prefix: failures seen by one worker stop
- * retries on all of them. One hash per dependency, changed by one Lua script, so
- * concurrent updates never lose a token. All sharers should use the same `maxTokens`
- * and `tokenRatio`.
+ * The retry budget (throttling with a half-open probe, see `createRetryBudget`) shared by
+ * every process that points at the same Redis and key prefix: failures seen by one worker
+ * open the circuit for all of them, one probe per interval goes out fleet-wide, and the
+ * first success anywhere closes it. One hash per dependency, changed by one Lua script, so
+ * concurrent updates never lose a token. All sharers should use the same options.
  *
  * When Redis fails, the budget answers from a local in-process mirror (which records
  * every outcome all along) for `fallbackMs` before trying Redis again. That fails open
@@ -35,11 +36,18 @@ export function createRedisRetryBudget(
   options: RedisRetryBudgetOptions = {},
 ): RedisRetryBudget {
   const resolved = resolveRedisRetryBudgetOptions(target, options);
-  const { maxTokens, tokenRatio, keyPrefix, ttlMs, fallbackMs, clock, onError } = resolved;
-  const local = createRetryBudget({ maxTokens, tokenRatio });
+  const { maxTokens, tokenRatio, tripAfter, probeIntervalMs } = resolved;
+  const { keyPrefix, ttlMs, fallbackMs, clock, onError } = resolved;
+  const local = createRetryBudget({ maxTokens, tokenRatio, tripAfter, probeIntervalMs, clock });
   const owned = target.client === undefined;
   const client = target.client ?? createOwnedClient(target.url);
-  const adjust = defineAdjustTokens(client);
+  const circuit = defineCircuit(client, {
+    maxTokens,
+    tokenRatio,
+    tripAfter,
+    probeIntervalMs,
+    ttlMs,
+  });
   const key = (dependency: string) => `${keyPrefix}budget:${dependency}`;
   let localUntil = Number.NEGATIVE_INFINITY;
 
@@ -59,29 +67,39 @@ export function createRedisRetryBudget(
     }
   }
 
-  const readTokens = (dependency: string) =>
-    shared(
-      async () => {
-        const text = await client.hget(key(dependency), 'tokens');
-        return text === null ? maxTokens : Number(text);
-      },
-      () => local.tokens(dependency),
-    );
+  const run = (dependency: string, op: Parameters<typeof circuit>[1]) =>
+    circuit(key(dependency), op, clock.now());
 
   return {
-    canRetry: async (dependency) => (await readTokens(dependency)) > maxTokens / 2,
-    tokens: readTokens,
+    canRetry: (dependency) =>
+      shared(
+        async () => (await run(dependency, 'can')) === 1,
+        () => local.canRetry(dependency),
+      ),
+    tokens: (dependency) =>
+      shared(
+        () => run(dependency, 'tokens'),
+        () => local.tokens(dependency),
+      ),
+    retryInMs: (dependency) =>
+      shared(
+        async () => {
+          const wait = await run(dependency, 'wait');
+          return wait < 0 ? undefined : wait;
+        },
+        () => local.retryInMs(dependency),
+      ),
     async recordFailure(dependency) {
       local.recordFailure(dependency);
       await shared(
-        () => adjust(key(dependency), -1, maxTokens, ttlMs),
+        () => run(dependency, 'fail'),
         () => 0,
       );
     },
     async recordSuccess(dependency) {
       local.recordSuccess(dependency);
       await shared(
-        () => adjust(key(dependency), tokenRatio, maxTokens, ttlMs),
+        () => run(dependency, 'ok'),
         () => 0,
       );
     },

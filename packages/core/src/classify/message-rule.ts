@@ -8,6 +8,10 @@ const byMessage: ReadonlyArray<readonly [RegExp, Verdict]> = [
   [/\bAI_JSONParseError\b/, verdict('VALIDATION', 'INVALID_JSON')],
   [/\bAI_(?:InvalidToolInput|TypeValidation)Error\b/, verdict('VALIDATION', 'INVALID_INPUT')],
   [/exceeded your current quota|insufficient[_ ]quota/i, verdict('PERMANENT', 'QUOTA_EXCEEDED')],
+  // A denial said in words outranks a rate limit or timeout named later in the same text
+  // ("permission denied: open '/srv/rate limit notes.txt'").
+  [/permission denied|access denied|forbidden/i, verdict('AUTHORIZATION', 'FORBIDDEN')],
+  [/not authori[sz]ed|unauthori[sz]ed/i, verdict('AUTHORIZATION', 'NOT_AUTHORIZED')],
   [/rate limit|too many requests|throttl/i, transient('RATE_LIMITED')],
   [/\boverloaded\b|service unavailable/i, transient('SERVICE_UNAVAILABLE')],
   // pg: connect timeout and pool checkout timeout; nothing was sent yet.
@@ -28,8 +32,6 @@ const byMessage: ReadonlyArray<readonly [RegExp, Verdict]> = [
   [/version mismatch|etag mismatch|version conflict/i, verdict('STALE_STATE', 'CONFLICT')],
   [/card (?:was )?declined|payment required/i, verdict('PERMANENT', 'PAYMENT_REQUIRED')],
   [/not supported|unsupported operation|not implemented/i, verdict('PERMANENT', 'NOT_SUPPORTED')],
-  [/permission denied|access denied|forbidden/i, verdict('AUTHORIZATION', 'FORBIDDEN')],
-  [/not authori[sz]ed|unauthori[sz]ed/i, verdict('AUTHORIZATION', 'NOT_AUTHORIZED')],
   [/request was aborted|operation was aborted/i, verdict('PERMANENT', 'ABORTED')],
 ];
 

@@ -1,52 +1,131 @@
+import { secretRules } from './redact-rules.js';
+
 const REDACTED = '[REDACTED]';
 
-// Every pattern is a literal prefix followed by single character classes with bounded or
-// possessive-like runs, so matching stays linear in the input (no nested quantifiers).
-const tokenPatterns: readonly RegExp[] = [
-  // PEM private key blocks; the body class excludes '-', so the run stops at the END line.
-  /-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----[A-Za-z0-9+/=\s]{0,20000}(?:-----END [A-Z ]{0,40}PRIVATE KEY-----)?/g,
-  // OpenAI / Anthropic style keys: sk-..., sk-proj-..., sk-svcacct-..., sk-ant-api03-...
-  /\bsk-[A-Za-z0-9_-]{16,}/g,
-  // GitHub tokens.
-  /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}/g,
-  /\bgithub_pat_[A-Za-z0-9_]{30,}/g,
-  // GitLab personal access tokens.
-  /\bglpat-[A-Za-z0-9_-]{20,}/g,
-  // AWS access key ids.
-  /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g,
-  // Slack tokens.
-  /\bxox[abposr]-[A-Za-z0-9-]{10,}/g,
-  // Stripe secret, restricted and publishable keys.
-  /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}/g,
-  // JSON Web Tokens (header and payload are base64url JSON, so both start with eyJ); the
-  // signature is optional so that a token cut short is still caught.
-  /\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}(?:\.[A-Za-z0-9_-]*)?/g,
-];
+// A private key block: from its BEGIN line through its END line, or, when the END line
+// is missing (the text was cut), through the end of the text. Also inside JSON strings,
+// where the line breaks are the two characters `\n` (a GCP service-account key file).
+const privateKeyHeader = /-----BEGIN[ A-Za-z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----/gi;
+const privateKeyFooter = /-----END[ A-Za-z0-9]{0,40}-----/iy;
 
-// `Bearer <token>`: the token must look like one (a digit or token punctuation), so that
-// prose such as "Basic authentication" stays intact.
-const schemePattern = /\b(Bearer|Basic|Token)(\s+)([A-Za-z0-9._~+/=-]{8,})/gi;
-const tokenLike = /[0-9._~+/=-]/;
+function redactPrivateKeys(text: string): string {
+  if (!text.includes('-----')) return text;
+  let out = '';
+  let from = 0;
+  privateKeyHeader.lastIndex = 0;
+  for (let found = privateKeyHeader.exec(text); found; found = privateKeyHeader.exec(text)) {
+    const end = text.indexOf('-----END', found.index + found[0].length);
+    out += text.slice(from, found.index) + REDACTED;
+    if (end < 0) return out;
+    privateKeyFooter.lastIndex = end;
+    from = privateKeyFooter.test(text) ? privateKeyFooter.lastIndex : end + 8;
+    privateKeyHeader.lastIndex = from;
+  }
+  return out + text.slice(from);
+}
 
-// `password=...`, `"api_key": "..."`, `token: ...`: keeps the name, hides the value.
-const fieldPattern =
-  /(passw(?:or)?d|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|authorization|credentials?)(["']?\s*[:=]\s*)("(?:[^"\\\n]|\\.){0,2000}"|'[^'\n]{0,2000}'|[^\s&,;"'}<>\]]{1,2000})/gi;
+// Names of fields that hold credentials, and the separator after such a name.
+const fieldNames =
+  '(?:passw(?:or)?d|passphrase|secret|token|api[_-]?key|(?:access|account|private|signing)[_-]?key' +
+  '|authorization|credentials?|signature|(?<![A-Za-z])(?:pass|pwd|auth|sig))';
+// the separator, with the quote of a JSON key, also of JSON escaped inside JSON
+const fieldSeparator = '\\\\{0,8}["\']?\\s{0,8}[:=]\\s{0,8}';
+// `Bearer <token>` and the other HTTP schemes: the credential must look like one (a digit,
+// token punctuation, or a long run), so that prose such as "Basic authentication" or
+// "Bearer tokens expire" stays intact; and it is not the name of a field that follows
+// (`Bearer  api_key = …`), whose value is the one to hide.
+const schemePattern = new RegExp(
+  '\\b(Bearer|Basic|Digest|Negotiate|NTLM|Token|Bot)(\\s{1,8})' +
+    `(?![\\w.-]{0,40}?${fieldNames}${fieldSeparator})([A-Za-z0-9._~+/=-]{8,8192})`,
+  'gi',
+);
+const schemeWords = /bearer|basic|digest|negotiate|ntlm|token|bot/i;
+const schemeWord = /^(?:Bearer|Basic|Digest|Negotiate|NTLM|Token|Bot)$/i;
+const looksLikeCredential = (token: string) => /[0-9._~+/=]/.test(token) || token.length >= 24;
 
-// user:password@host in URLs.
-const urlCredentialPattern = /(:\/\/[^\s/@:]{1,200}):[^\s/@]{1,200}@/g;
+// `password=...`, `"api_key": "..."`, `token: ...`, `{\"secret\":\"...\"}`: keeps the
+// name, hides the value. Short names need a non-letter before them (`db_pass`, not
+// `bypass`); the long ones may end a longer name (`clientSecret`, `x-auth-token`).
+const fieldPattern = new RegExp(
+  [
+    `(${fieldNames}${fieldSeparator})`,
+    // the value: a JSON string (possibly cut short), a single-quoted string, the opening
+    // of an escaped string (its closing quote stays in the text), or a bare run up to
+    // the next delimiter
+    '("(?:[^"\\\\\\r\\n]|\\\\.){0,8192}"?|\'[^\'\\r\\n]{0,2000}\'|\\\\{1,8}"[^"\\\\\\r\\n]{0,2000}',
+    // (a bare run is not the name of the next field: in `password= aws_secret_key = …`
+    // the run after `password=` is a name, and its value is the one to hide)
+    `|(?![\\w.-]{0,40}?${fieldNames}${fieldSeparator})`,
+    '[^\\s&,;"\'`}<>\\[\\]{\\\\=][^\\s&,;"\'`}<>\\]\\\\]{0,1999})',
+  ].join(''),
+  'gi',
+);
 
-/** Replaces API keys, tokens, passwords and private keys in `text` with `[REDACTED]`. */
+const fieldWords = /pass|pwd|secret|token|key|auth|credential|sig/i;
+
+function redactField(match: string, head: string, value: string): string {
+  let open = '';
+  let close = '';
+  let inner = value;
+  if (value.startsWith('"') || value.startsWith("'")) {
+    open = value.charAt(0);
+    close = value.length > 1 && value.endsWith(open) ? open : '';
+    inner = value.slice(1, value.length - close.length);
+  } else if (value.startsWith('\\')) {
+    open = value.slice(0, value.indexOf('"') + 1);
+    inner = value.slice(open.length);
+  }
+  if (inner === '' || inner === REDACTED) return match;
+  // `Authorization: Bearer …`: the scheme stays, the credential after it was (or is) hidden.
+  if (schemeWord.test(inner)) return match;
+  const scheme = /^([A-Za-z]{2,12}) /.exec(inner);
+  const kept = scheme && schemeWord.test(scheme[1] as string) ? `${scheme[1]} ` : '';
+  return `${head}${open}${kept}${REDACTED}${close}`;
+}
+
+// `Cookie:` and `Set-Cookie:` headers carry session credentials: the whole value goes.
+const cookiePattern =
+  /\b((?:set-)?cookie\s{0,8}:\s{0,8})[^\s;,]{1,2000}(?:;\s?[^\s;,]{1,2000}){0,50}/gi;
+
+// user:password@ in URLs; the user may be empty (`redis://:pw@host`) and the password
+// runs to the last `@` of the authority (an unencoded `@` in a password is common).
+const urlCredentialPattern = /(:\/\/[^\s/:?#]{0,200}):[^\s/?#]{1,200}@/g;
+
+/**
+ * Replaces API keys, tokens, passwords, private keys and credentials in URLs, headers and
+ * fields of `text` with `[REDACTED]`. Linear in the length of the text; applying it again
+ * changes nothing.
+ */
 export function redactSecrets(text: string): string {
+  // One pass can leave text that a pattern reads differently the second time (a marker
+  // next to what was a user name); a few passes reach a fixed point, and text without
+  // secrets stops after the first.
   let out = text;
-  for (const pattern of tokenPatterns) out = out.replace(pattern, REDACTED);
-  out = out.replace(schemePattern, (match, scheme: string, space: string, token: string) =>
-    tokenLike.test(token) ? `${scheme}${space}${REDACTED}` : match,
-  );
-  out = out.replace(fieldPattern, (_match, name: string, separator: string, value: string) => {
-    const quote = value.startsWith('"') || value.startsWith("'") ? value[0] : '';
-    return `${name}${separator}${quote}${REDACTED}${quote}`;
-  });
-  return out.replace(urlCredentialPattern, `$1:${REDACTED}@`);
+  for (let round = 0; round < 4; round += 1) {
+    const next = redactOnce(out);
+    if (next === out) break;
+    out = next;
+  }
+  return out;
+}
+
+function redactOnce(text: string): string {
+  let out = redactPrivateKeys(text);
+  for (const { keyword, pattern } of secretRules) {
+    if (keyword !== undefined && !out.includes(keyword)) continue;
+    out = out.replace(pattern, (_match: string, kept?: unknown) =>
+      typeof kept === 'string' ? `${kept}${REDACTED}` : REDACTED,
+    );
+  }
+  // The passes below try a match at many positions; text without their words skips them.
+  if (schemeWords.test(out)) {
+    out = out.replace(schemePattern, (match, scheme: string, space: string, token: string) =>
+      looksLikeCredential(token) ? `${scheme}${space}${REDACTED}` : match,
+    );
+  }
+  if (fieldWords.test(out)) out = out.replace(fieldPattern, redactField);
+  if (/cookie/i.test(out)) out = out.replace(cookiePattern, `$1${REDACTED}`);
+  return out.includes('://') ? out.replace(urlCredentialPattern, `$1:${REDACTED}@`) : out;
 }
 
 const tokenCharacter = /[A-Za-z0-9_\-.+/=~:@]/;
@@ -67,9 +146,12 @@ export function truncateText(text: string, maxLength: number): string {
   return cut.length - start >= keptRunLength ? cut : cut.slice(0, start);
 }
 
-const controlPattern =
+// Control characters, bidi overrides and invisible characters (also Unicode tag
+// characters). Removed before redaction, so that a key split by a zero-width space is
+// still one run the patterns see.
+const invisiblePattern =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping them is the point
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]|\uDB40[\uDC00-\uDDEF]/g;
 
 /**
  * A redacted, single-line, size-bounded version of `text`, safe to log or show a model.
@@ -80,7 +162,10 @@ export function toSafeMessage(text: string, maxLength = 500): string {
   // Redaction and whitespace collapsing shrink text; keep a margin so the result still
   // fills `limit` when it can.
   const head = truncateText(text, limit * 4 + 1024);
-  const cleaned = redactSecrets(head.replace(controlPattern, '')).replace(/\s+/g, ' ').trim();
+  // NFKC first: a key written in full-width or other compatibility forms is a plain key
+  // to a model, so it must be one to the patterns too.
+  const normalised = head.normalize('NFKC').replace(invisiblePattern, '');
+  const cleaned = redactSecrets(normalised).replace(/\s+/g, ' ').trim();
   if (cleaned.length <= limit) return cleaned;
   let end = limit - 1;
   const code = cleaned.charCodeAt(end - 1);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { quoteAsData } from '../classify/quote-as-data.js';
 import type { Classification, Decision } from '../types.js';
-import { buildContract, contractText, quoteAsData } from './recovery-contract.js';
+import { buildContract, contractText } from './recovery-contract.js';
 
 const repair: Decision = {
   action: 'REPAIR',

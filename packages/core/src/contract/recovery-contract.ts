@@ -1,3 +1,4 @@
+import { quoteAsData } from '../classify/quote-as-data.js';
 import type { Classification, Decision, FailureClass, RecoveryAction } from '../types.js';
 
 /**
@@ -58,7 +59,7 @@ export function buildContract(input: ContractInput): RecoveryContract {
     reason: decision.reason,
     guidance: guidanceFor(input, status),
     retry_after_ms: classification.retryAfterMs,
-    invalid_field: classification.field,
+    invalid_field: safeField(classification.field),
     repairs_remaining: input.repairsRemaining,
     attempts: input.attempts,
     idempotency_key: input.idempotencyKey,
@@ -68,20 +69,6 @@ export function buildContract(input: ContractInput): RecoveryContract {
     plan_version: input.plan?.to,
     error_detail: classification.message ? quoteAsData(classification.message) : undefined,
   });
-}
-
-// Phrases that address the model rather than describe a failure. Error text is written by
-// whatever failed (and sometimes by whoever controls it): it reaches the model quoted,
-// with these removed, so it reads as a record of what happened, never as an instruction.
-const instructionLike =
-  /\b(?:ignore|disregard|forget|override)\b[^.;\n]{0,40}?\b(?:instructions?|prompts?|rules|guidance)\b|\byou (?:are|must|should) now\b|\bnew instructions?\b|<\|[^|]{0,20}\|>|\[\/?(?:inst|system)\]|\b(?:system|assistant|developer)\s*:/gi;
-
-/** Error text as quoted data: «…», instruction-like phrases replaced. */
-export function quoteAsData(text: string): string {
-  const cleaned = text
-    .replace(instructionLike, '[instruction-like text removed]')
-    .replace(/[«»]/g, '"');
-  return `«${cleaned}»`;
 }
 
 /** The contract as the text a model receives. */
@@ -99,7 +86,8 @@ function guidanceFor(input: ContractInput, status: RecoveryContract['status']): 
   }
   switch (decision.action) {
     case 'REPAIR': {
-      const field = classification.field ? ` (field "${classification.field}")` : '';
+      const named = safeField(classification.field);
+      const field = named ? ` (field "${named}")` : '';
       return `The arguments of ${tool} were rejected${field}. Correct them before calling ${tool} again; the same arguments will fail the same way.`;
     }
     case 'REOBSERVE':
@@ -139,4 +127,14 @@ function guidanceFor(input: ContractInput, status: RecoveryContract['status']): 
 
 function dropUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+/**
+ * A field path fit to show the model outside the quoted data: identifier-like segments
+ * only, bounded. A path is written by whatever failed (a schema library, a downstream's
+ * body), so anything else is dropped rather than passed on as prose.
+ */
+function safeField(field: string | undefined): string | undefined {
+  if (field === undefined || field.length > 128) return undefined;
+  return /^[\w$][\w$.[\]-]*$/.test(field) ? field : undefined;
 }

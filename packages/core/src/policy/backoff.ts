@@ -8,6 +8,12 @@ export interface BackoffOptions {
   factor?: number | undefined;
   /** No computed delay exceeds this, and a server hint beyond it means "not now". Default 60 s. */
   maxDelayMs?: number | undefined;
+  /**
+   * 'equal' (default): a delay drawn from [ceiling / 2, ceiling], so that retries of one
+   * burst stay spread over the burst instead of bunching near zero. 'full': from
+   * [0, ceiling] (the lowest mean, the least protection against a burst).
+   */
+  jitter?: 'equal' | 'full' | undefined;
 }
 
 /** Backoff options with every default filled in. */
@@ -15,21 +21,33 @@ export interface ResolvedBackoff {
   baseDelayMs: number;
   factor: number;
   maxDelayMs: number;
+  jitter: 'equal' | 'full';
 }
 
 export type BackoffResult =
   | { retry: true; delayMs: number }
   | { retry: false; reason: 'RETRY_AFTER_TOO_LONG'; retryAfterMs: number };
 
-export const defaultBackoff = { baseDelayMs: 200, factor: 4, maxDelayMs: 60_000 } as const;
+export const defaultBackoff = {
+  baseDelayMs: 200,
+  factor: 4,
+  maxDelayMs: 60_000,
+  jitter: 'equal',
+} as const;
 
 export function validateBackoff(options: BackoffOptions, field = 'retry'): ResolvedBackoff {
+  const jitter = options.jitter ?? defaultBackoff.jitter;
+  if (jitter !== 'equal' && jitter !== 'full') {
+    throw new InvalidOptionsError(`${field}.jitter`, "must be 'equal' or 'full'");
+  }
   const resolved: ResolvedBackoff = {
     baseDelayMs: options.baseDelayMs ?? defaultBackoff.baseDelayMs,
     factor: options.factor ?? defaultBackoff.factor,
     maxDelayMs: options.maxDelayMs ?? defaultBackoff.maxDelayMs,
+    jitter,
   };
   for (const [name, value] of Object.entries(resolved)) {
+    if (name === 'jitter') continue;
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
       throw new InvalidOptionsError(
         `${field}.${name}`,
@@ -42,9 +60,10 @@ export function validateBackoff(options: BackoffOptions, field = 'retry'): Resol
 }
 
 /**
- * Exponential backoff with full jitter: a delay drawn uniformly from
- * [0, min(max, base * factor^(retry-1))], so runs that fail together do not retry in
- * lock-step. A server's Retry-After is a floor; one beyond `maxDelayMs` is not slept on.
+ * Exponential backoff with jitter: the ceiling is min(max, base * factor^(retry-1)); the
+ * delay is drawn from [ceiling / 2, ceiling] ('equal') or [0, ceiling] ('full'), so runs
+ * that fail together do not retry in lock-step. A server's Retry-After is a floor; one
+ * beyond `maxDelayMs` is not slept on.
  *
  * @param retryNumber 1 for the first retry.
  */
@@ -62,7 +81,8 @@ export function computeBackoff(
     options.baseDelayMs * options.factor ** Math.max(0, retryNumber - 1),
   );
   const unit = clampUnit(random());
-  const jittered = Math.round(unit * ceiling);
+  const floor = options.jitter === 'full' ? 0 : ceiling / 2;
+  const jittered = Math.round(floor + unit * (ceiling - floor));
   return { retry: true, delayMs: Math.max(jittered, Math.ceil(retryAfterMs ?? 0)) };
 }
 

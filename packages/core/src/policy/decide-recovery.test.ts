@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { DecisionState, FailureClass } from '../types.js';
-import { decideRecovery } from './decide-recovery.js';
+import type { Decision, DecisionState, FailureClass } from '../types.js';
+import { type DecideOptions, decideRecovery } from './decide-recovery.js';
 
 // The seed's inputs mapped as CONTRACT.md says: transient → TRANSIENT, schema broken →
 // VALIDATION, otherwise UNKNOWN_OUTCOME with side effects and PERMANENT without.
@@ -124,7 +124,7 @@ describe("the seed's retry matrix (seed 004)", () => {
   it('transient timeout, read-only → backoff + retry', () => {
     const decision = decideRecovery(state('TRANSIENT'), { random: fixedRandom });
     expect(decision.action).toBe('RETRY');
-    expect(decision.delayMs).toBe(100); // full jitter over 200 ms with random 0.5
+    expect(decision.delayMs).toBe(150); // equal jitter over 200 ms with random 0.5
   });
 
   it('rate limit → retry later, honouring Retry-After', () => {
@@ -242,5 +242,171 @@ describe('Retry-After at the edges of the cap', () => {
   it('a caller that accepts longer waits raises the cap', () => {
     const decision = decideRecovery(transient(600_000), { backoff: { maxDelayMs: 900_000 } });
     expect(decision.delayMs).toBeGreaterThanOrEqual(600_000);
+  });
+});
+
+describe('every rule beyond the seed table, as rows of the pure function', () => {
+  const base: DecisionState = {
+    tool: 'tool',
+    failureClass: 'TRANSIENT',
+    sideEffects: false,
+    attempts: 1,
+    repairAttempts: 0,
+  };
+  const rows: [string, Partial<DecisionState>, DecideOptions, Partial<Decision>][] = [
+    // Ownership and identity facts come before doubt: nothing is re-sent by this call.
+    [
+      'another worker took the write over',
+      {
+        failureClass: 'UNKNOWN_OUTCOME',
+        code: 'LEASE_LOST',
+        sideEffects: true,
+        reconcilable: true,
+      },
+      {},
+      { action: 'REOBSERVE', code: 'LEASE_LOST', terminal: false },
+    ],
+    [
+      'the same write is in flight elsewhere',
+      { failureClass: 'UNKNOWN_OUTCOME', code: 'IN_FLIGHT' },
+      {},
+      { action: 'REOBSERVE', code: 'IN_FLIGHT' },
+    ],
+    [
+      'a completed write whose result was not stored',
+      { failureClass: 'UNKNOWN_OUTCOME', code: 'RESULT_NOT_STORED' },
+      {},
+      { action: 'REOBSERVE', code: 'RESULT_NOT_STORED' },
+    ],
+    [
+      'the key belongs to another payload',
+      { failureClass: 'PERMANENT', code: 'IDEMPOTENCY_CONFLICT', hasFallback: true },
+      {},
+      { action: 'REPLAN', code: 'IDEMPOTENCY_CONFLICT' },
+    ],
+    [
+      'a reconcile read that failed: in doubt, by hand',
+      {
+        failureClass: 'UNKNOWN_OUTCOME',
+        sideEffects: true,
+        reconcilable: true,
+        reconciled: 'failed',
+      },
+      {},
+      { action: 'ABORT', code: 'RECONCILE_FAILED', terminal: true },
+    ],
+    [
+      'reconciled as not happened: sent again behind the key',
+      { failureClass: 'UNKNOWN_OUTCOME', reconciled: 'not_happened' },
+      {},
+      { action: 'RETRY', code: 'RETRY' },
+    ],
+    [
+      'reconciled as not happened, attempts spent',
+      { failureClass: 'UNKNOWN_OUTCOME', reconciled: 'not_happened', attempts: 3 },
+      {},
+      { action: 'ABORT', code: 'ATTEMPTS_EXHAUSTED' },
+    ],
+    [
+      'a replay within its attempts',
+      { failureClass: 'UNKNOWN_OUTCOME', sideEffects: true, checkpoint: 'k', attempts: 2 },
+      {},
+      { action: 'REPLAY', code: 'REPLAY' },
+    ],
+    [
+      'a replay past its attempts stays in doubt',
+      { failureClass: 'UNKNOWN_OUTCOME', sideEffects: true, checkpoint: 'k', attempts: 3 },
+      {},
+      { action: 'ABORT', code: 'ATTEMPTS_EXHAUSTED' },
+    ],
+    [
+      'a replay never falls back',
+      {
+        failureClass: 'UNKNOWN_OUTCOME',
+        sideEffects: true,
+        checkpoint: 'k',
+        attempts: 3,
+        hasFallback: true,
+      },
+      {},
+      { action: 'ABORT', code: 'ATTEMPTS_EXHAUSTED' },
+    ],
+    [
+      'the ledger is down: retried like a transient fault',
+      { code: 'LEDGER_UNAVAILABLE' },
+      {},
+      { action: 'RETRY' },
+    ],
+    [
+      'the ledger stays down: the write is not sent',
+      { code: 'LEDGER_UNAVAILABLE', attempts: 3, hasFallback: true },
+      {},
+      { action: 'ABORT', code: 'LEDGER_UNAVAILABLE' },
+    ],
+    [
+      'attempts spent with a fallback: the fallback, explicitly',
+      { attempts: 3, hasFallback: true },
+      {},
+      { action: 'FALLBACK', code: 'FALLBACK' },
+    ],
+    [
+      'the dependency refused the retry, no probe known',
+      { retryBudgetExhausted: true },
+      {},
+      { action: 'ABORT', code: 'DEPENDENCY_RETRY_BUDGET_EXHAUSTED' },
+    ],
+    [
+      'the dependency refused the retry: wait for its next probe',
+      { retryBudgetExhausted: true, retryBudgetWaitMs: 700 },
+      { maxElapsedMs: 10_000 },
+      { action: 'RETRY', delayMs: 700 },
+    ],
+    [
+      'the next probe is beyond the time budget',
+      { retryBudgetExhausted: true, retryBudgetWaitMs: 700, elapsedMs: 9_500 },
+      { maxElapsedMs: 10_000 },
+      { action: 'ABORT', code: 'DEPENDENCY_RETRY_BUDGET_EXHAUSTED' },
+    ],
+    [
+      'a backoff that would end past the time budget',
+      { attempts: 2, elapsedMs: 9_900 },
+      { maxElapsedMs: 10_000 },
+      { action: 'ABORT', code: 'TIME_BUDGET_EXHAUSTED' },
+    ],
+    [
+      'a Retry-After longer than the time left',
+      { retryAfterMs: 5_000, elapsedMs: 8_000 },
+      { maxElapsedMs: 10_000 },
+      { action: 'ABORT', code: 'RETRY_AFTER_TOO_LONG' },
+    ],
+    [
+      'a Retry-After that fits the time left is honoured',
+      { retryAfterMs: 1_500, elapsedMs: 8_000 },
+      { maxElapsedMs: 10_000 },
+      { action: 'RETRY' },
+    ],
+    [
+      'more attempts than the seed default when the runtime allows them',
+      { attempts: 4 },
+      { maxAttempts: 5 },
+      { action: 'RETRY' },
+    ],
+    [
+      "poison under onPoison 'replan': quarantined, the run goes on",
+      { failureClass: 'VALIDATION', repairAttempts: 2 },
+      { onPoison: 'replan' },
+      { action: 'REPLAN', code: 'POISON', terminal: false },
+    ],
+    [
+      'authorization beats a fallback and a reconcile',
+      { failureClass: 'AUTHORIZATION', hasFallback: true, sideEffects: true, reconcilable: true },
+      {},
+      { action: 'ABORT', code: 'AUTHORIZATION_DENIED' },
+    ],
+  ];
+  it.each(rows)('%s', (_label, facts, options, expected) => {
+    expect(
+      decideRecovery({ ...base, ...facts }, { random: fixedRandom, ...options }),
+    ).toMatchObject(expected);
   });
 });

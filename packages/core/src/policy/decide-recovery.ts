@@ -6,6 +6,12 @@ export const defaultMaxAttempts = 3;
 export const defaultRepairBudget = 2;
 
 export interface DecideOptions extends RecoveryBudgets {
+  /**
+   * How long a call may spend recovering from transient failures, from its first failure:
+   * a retry (with its backoff or the server's Retry-After) that would end later is not
+   * made. Default: no limit beyond `maxAttempts`.
+   */
+  maxElapsedMs?: number | undefined;
   backoff?: BackoffOptions | undefined;
   random?: RandomSource | undefined;
   /** What a poison step does to the run: 'stop' (default) aborts, 'replan' asks for a new plan. */
@@ -22,8 +28,9 @@ export interface DecideOptions extends RecoveryBudgets {
  * 4. the key belongs to another payload → REPLAN
  * 5. a reconcile read failed → ABORT (the write stays in doubt)
  * 6. in doubt → RECONCILE, else REPLAY behind the key, else ABORT (reconcile by hand)
- * 7. proven not to have happened, or TRANSIENT → RETRY within the attempts, the
- *    dependency's budget and the server's Retry-After; else FALLBACK or ABORT
+ * 7. proven not to have happened, or TRANSIENT → RETRY within the attempts, the time
+ *    budget, the dependency's budget (or wait for its probe) and the server's
+ *    Retry-After; else FALLBACK or ABORT
  * 8. STALE_STATE → REOBSERVE
  * 9. VALIDATION → REPAIR
  * 10. UNKNOWN_OUTCOME → ABORT (nothing can prove what happened)
@@ -66,21 +73,11 @@ export function decideRecovery(state: DecisionState, options: DecideOptions = {}
         'write outcome unknown: read the downstream state before anything is re-sent',
       );
     }
-    if (state.checkpoint) {
-      if (state.attempts >= maxAttempts) {
-        return abort('ATTEMPTS_EXHAUSTED', 'the write could not be completed within its attempts');
-      }
-      const replay = withDelay(
-        next('REPLAY', 'REPLAY', `re-run behind idempotency key ${state.checkpoint}`),
-        state,
-        options,
-      );
-      return replay.delayMs === undefined ? tooLong(state) : replay;
-    }
+    if (state.checkpoint) return decideResend(state, options, maxAttempts, 'REPLAY');
     return abort('RECONCILE_BY_HAND', 'side effects with no checkpoint: reconcile by hand');
   }
   if (failureClass === 'TRANSIENT' || state.reconciled === 'not_happened') {
-    return decideRetry(state, options, maxAttempts);
+    return decideResend(state, options, maxAttempts, 'RETRY');
   }
   if (failureClass === 'STALE_STATE') {
     return next(
@@ -108,30 +105,65 @@ const ownedElsewhere = {
   RESULT_NOT_STORED: 'the write completed but its result was not stored: read the state',
 } as const;
 
-/** A retry of a call that provably changed nothing: within attempts, budget and hints. */
-function decideRetry(state: DecisionState, options: DecideOptions, maxAttempts: number): Decision {
+/**
+ * Sending again: a RETRY of a call that provably changed nothing, or a REPLAY of a write
+ * in doubt behind its key. Within the attempts, the time budget, the dependency's budget
+ * (or after its next probe) and the server's Retry-After; else FALLBACK (never for a write
+ * in doubt) or ABORT.
+ */
+function decideResend(
+  state: DecisionState,
+  options: DecideOptions,
+  maxAttempts: number,
+  action: 'RETRY' | 'REPLAY',
+): Decision {
+  const replay = action === 'REPLAY';
+  const canFallBack = state.hasFallback && !replay;
   const stopped = (code: DecisionCode, reason: string) =>
-    state.hasFallback && code !== 'LEDGER_UNAVAILABLE' ? fallback(reason) : abort(code, reason);
+    canFallBack && code !== 'LEDGER_UNAVAILABLE' ? fallback(reason) : abort(code, reason);
+  const notNow = () => (canFallBack ? fallback('not now') : tooLong(state));
+  const elapsed = state.elapsedMs ?? 0;
+  const fits = (delayMs: number) =>
+    options.maxElapsedMs === undefined || elapsed + delayMs <= options.maxElapsedMs;
   if (state.attempts >= maxAttempts) {
     return state.code === 'LEDGER_UNAVAILABLE'
       ? stopped('LEDGER_UNAVAILABLE', 'the ledger could not be reached; the write was not sent')
       : stopped(
           'ATTEMPTS_EXHAUSTED',
-          'the call ran out of attempts; a prompt edit will not fix a dead endpoint',
+          replay
+            ? 'the write could not be completed within its attempts'
+            : 'the call ran out of attempts; a prompt edit will not fix a dead endpoint',
         );
   }
   if (state.retryBudgetExhausted) {
-    return stopped(
-      'DEPENDENCY_RETRY_BUDGET_EXHAUSTED',
-      'too many failures against this dependency: retries stopped to avoid a retry storm',
-    );
+    const wait = state.retryBudgetWaitMs;
+    if (wait === undefined || !fits(wait)) {
+      return stopped(
+        'DEPENDENCY_RETRY_BUDGET_EXHAUSTED',
+        'too many failures against this dependency: retries stopped to avoid a retry storm',
+      );
+    }
+    return {
+      ...next(action, action, "the dependency's circuit is open: wait for its next probe"),
+      delayMs: wait,
+    };
   }
   const retry = withDelay(
-    next('RETRY', 'RETRY', 'transport fault, nothing landed: retry after a backoff'),
+    replay
+      ? next('REPLAY', 'REPLAY', `re-run behind idempotency key ${state.checkpoint}`)
+      : next('RETRY', 'RETRY', 'transport fault, nothing landed: retry after a backoff'),
     state,
     options,
   );
-  if (retry.delayMs === undefined) return state.hasFallback ? fallback('not now') : tooLong(state);
+  if (retry.delayMs === undefined) return notNow();
+  if (!fits(retry.delayMs)) {
+    return (state.retryAfterMs ?? 0) > (options.maxElapsedMs ?? 0) - elapsed
+      ? notNow()
+      : stopped(
+          'TIME_BUDGET_EXHAUSTED',
+          "the call's time budget for recovering is spent; a longer wait would not help it",
+        );
+  }
   return retry;
 }
 

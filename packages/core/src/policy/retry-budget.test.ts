@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createHarness, httpFailure } from '../../test-support/runtime-harness.js';
+import { createFakeClock } from '../testing/fake-clock.js';
 import {
   canRetryWithin,
   createRetryBudget,
@@ -9,42 +10,65 @@ import {
 } from './retry-budget.js';
 
 describe('createRetryBudget', () => {
-  it('stops retries during an outage and resumes as successes refill it', () => {
-    const budget = createRetryBudget({ maxTokens: 10, tokenRatio: 1 });
-    let allowed = 0;
-    for (let i = 0; i < 100; i++) {
-      if (budget.canRetry('api')) allowed++;
-      budget.recordFailure('api');
-    }
-    expect(allowed).toBe(5); // more than half of 10 tokens left: 10, 9, 8, 7, 6
-    expect(budget.canRetry('api')).toBe(false);
-    expect(budget.canRetry('other')).toBe(true); // per dependency
-    for (let i = 0; i < 6; i++) budget.recordSuccess('api');
+  const make = (options: Parameters<typeof createRetryBudget>[0] = {}) => {
+    const clock = createFakeClock(0);
+    return { clock, budget: createRetryBudget({ clock, ...options }) };
+  };
+
+  it('opens after tripAfter failures in a row: retries stop, one probe per interval goes through', async () => {
+    const { clock, budget } = make({ tripAfter: 3, probeIntervalMs: 1_000 });
+    for (let i = 0; i < 2; i++) budget.recordFailure('api');
     expect(budget.canRetry('api')).toBe(true);
+    budget.recordFailure('api');
+    expect(budget.canRetry('api')).toBe(false);
+    expect(budget.retryInMs('api')).toBe(1_000);
+    expect(budget.canRetry('other')).toBe(true); // per dependency
+    await clock.advance(1_000);
+    expect(budget.canRetry('api')).toBe(true); // the probe
+    expect(budget.canRetry('api')).toBe(false); // only one
+    expect(budget.retryInMs('api')).toBe(1_000);
   });
 
-  it('property: retries never exceed half the bucket plus the ratio of successes', () => {
+  it('closes at the first success and refills, so retries resume as soon as the dependency answers', () => {
+    const { budget } = make({ maxTokens: 10 });
+    for (let i = 0; i < 8; i++) budget.recordFailure('api');
+    expect(budget.canRetry('api')).toBe(false);
+    budget.recordSuccess('api');
+    expect(budget.canRetry('api')).toBe(true);
+    expect(budget.tokens('api')).toBe(10);
+    expect(budget.retryInMs('api')).toBeUndefined();
+  });
+
+  it('a success between failures resets the run of failures; a high failure rate still opens it', () => {
+    const { budget } = make({ maxTokens: 10, tokenRatio: 0.1, tripAfter: 3 });
+    const open: boolean[] = [];
+    for (let i = 0; i < 5; i++) {
+      budget.recordFailure('api');
+      budget.recordFailure('api');
+      open.push(!budget.canRetry('api'));
+      budget.recordSuccess('api');
+    }
+    // Two failures in a row never trip it; the draining bucket does, in the third round
+    // (10 - 6 + 0.2 tokens, below half), and each success closes it again.
+    expect(open).toEqual([false, false, true, false, false]);
+  });
+
+  it('property: while open, retries let through never exceed one per probe interval', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.boolean(), { maxLength: 500 }),
-        fc.integer({ min: 2, max: 100 }),
-        fc.double({ min: 0.01, max: 1, noNaN: true }),
-        (outcomes, maxTokens, tokenRatio) => {
-          const budget = createRetryBudget({ maxTokens, tokenRatio });
-          let retries = 0;
-          let successes = 0;
-          for (const success of outcomes) {
-            if (success) {
-              successes++;
-              budget.recordSuccess('d');
-            } else {
-              if (budget.canRetry('d')) retries++;
-              budget.recordFailure('d');
-            }
+        fc.array(fc.record({ wait: fc.integer({ min: 0, max: 700 }), ask: fc.boolean() }), {
+          maxLength: 200,
+        }),
+        (steps) => {
+          let now = 0;
+          const budget = createRetryBudget({ clock: { now: () => now }, probeIntervalMs: 1_000 });
+          for (let i = 0; i < 3; i++) budget.recordFailure('d');
+          let allowed = 0;
+          for (const step of steps) {
+            now += step.wait;
+            if (step.ask && budget.canRetry('d')) allowed++;
           }
-          expect(retries).toBeLessThanOrEqual(
-            Math.ceil(maxTokens / 2) + tokenRatio * successes + 1,
-          );
+          expect(allowed).toBeLessThanOrEqual(Math.floor(now / 1_000) + 1);
         },
       ),
     );
@@ -54,6 +78,8 @@ describe('createRetryBudget', () => {
     expect(() => createRetryBudget({ maxTokens: 0 })).toThrow(/retry\.budget\.maxTokens/);
     expect(() => createRetryBudget({ tokenRatio: -1 })).toThrow(/retry\.budget\.tokenRatio/);
     expect(() => createRetryBudget({ maxTokens: 2, tokenRatio: 3 })).toThrow(/tokenRatio/);
+    expect(() => createRetryBudget({ tripAfter: 0 })).toThrow(/retry\.budget\.tripAfter/);
+    expect(() => createRetryBudget({ probeIntervalMs: -1 })).toThrow(/probeIntervalMs/);
   });
 });
 

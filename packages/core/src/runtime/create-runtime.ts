@@ -20,7 +20,11 @@ import { guardCall } from './guard-call.js';
 import { callModelWithRecovery, type ModelCallResult } from './model/call-model.js';
 import { decideSdkFailure, type SdkFailure } from './model/sdk-failure.js';
 import { closestKey } from './options/closest-key.js';
-import type { RecoveryOptions, ToolPolicy } from './options/recovery-options.js';
+import {
+  type RecoveryOptions,
+  retryDefaults,
+  type ToolPolicy,
+} from './options/recovery-options.js';
 import { createToolTable } from './options/tool-table.js';
 import { validateRecoveryOptions } from './options/validate-options.js';
 import { buildOutcome } from './run/build-outcome.js';
@@ -231,7 +235,7 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
     },
     async callModel(fn, signal) {
       const result = await callModelWithRecovery(
-        { ...run, maxAttempts: options.retry?.maxAttempts ?? 3 },
+        { ...run, maxAttempts: options.retry?.maxAttempts ?? retryDefaults.maxAttempts },
         fn,
         signal,
       );

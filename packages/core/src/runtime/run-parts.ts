@@ -1,13 +1,21 @@
 import { createClassifier } from '../classify/index.js';
-import { systemClock, systemRandom } from '../clock.js';
+import { type Clock, systemClock, systemRandom } from '../clock.js';
 import { MemoryLedger } from '../ledger/memory-ledger.js';
 import { validateBackoff } from '../policy/backoff.js';
 import { defaultRepairBudget } from '../policy/decide-recovery.js';
-import { createRetryBudget, type RetryBudget } from '../policy/retry-budget.js';
+import {
+  createRetryBudget,
+  type RetryBudget,
+  type RetryBudgetOptions,
+} from '../policy/retry-budget.js';
 import { resolveTelemetry } from '../trace/resolve-telemetry.js';
 import type { RunParts } from './call/call.js';
 import { leaseRenewerFor } from './call/lease-renewer.js';
-import type { RecoveryOptions, RetryOptions } from './options/recovery-options.js';
+import {
+  type RecoveryOptions,
+  type RetryOptions,
+  retryDefaults,
+} from './options/recovery-options.js';
 import { createEmitter } from './run/emitter.js';
 import { createRunMemory } from './run/run-memory.js';
 
@@ -24,18 +32,20 @@ export function createRunParts(options: RecoveryOptions): RunParts {
     emitter: createEmitter(options.onEvent),
     memory: createRunMemory(options.runId, ledger),
     renewer: leaseRenewerFor(ledger, clock),
-    budget: resolveBudget(options.retry?.budget),
+    budget: resolveBudget(options.retry?.budget, clock),
     backoff: validateBackoff(options.retry ?? {}),
     repairBudget: options.repairBudget ?? defaultRepairBudget,
+    maxElapsedMs: options.retry?.maxElapsedMs ?? retryDefaults.maxElapsedMs,
     onPoison: options.onPoison ?? 'stop',
     inFlightWaitMs: options.inFlightWaitMs ?? 5_000,
     telemetry: resolveTelemetry(options.tracer),
   };
 }
 
-function resolveBudget(option: RetryOptions['budget']): RetryBudget | undefined {
+function resolveBudget(option: RetryOptions['budget'], clock: Clock): RetryBudget | undefined {
   if (option === false) return undefined;
-  if (option && typeof (option as RetryBudget).canRetry === 'function')
+  if (option && typeof (option as RetryBudget).canRetry === 'function') {
     return option as RetryBudget;
-  return createRetryBudget((option ?? {}) as Parameters<typeof createRetryBudget>[0]);
+  }
+  return createRetryBudget({ ...(option as RetryBudgetOptions | undefined), clock });
 }

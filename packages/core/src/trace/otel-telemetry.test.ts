@@ -77,7 +77,7 @@ describe('call spans with an OpenTelemetry SDK registered', () => {
     });
     const [span] = spansNamed('execute_tool lookup');
     expect(span?.events.map((e) => e.name)).toEqual(['recourse.retry', 'recourse.retry']);
-    expect(span?.events[0]?.attributes).toMatchObject({ 'recourse.retry.delay_ms': 100 });
+    expect(span?.events[0]?.attributes).toMatchObject({ 'recourse.retry.delay_ms': 150 });
     expect(span?.attributes).toMatchObject({
       'recourse.attempts': 3,
       'recourse.failure_class': 'TRANSIENT',

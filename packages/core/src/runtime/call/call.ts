@@ -25,6 +25,8 @@ export interface RunParts {
   budget: RetryBudget | undefined;
   backoff: ResolvedBackoff;
   repairBudget: number;
+  /** How long a call may spend recovering from transient failures. */
+  maxElapsedMs: number;
   onPoison: 'stop' | 'replan';
   inFlightWaitMs: number;
   telemetry: Telemetry | undefined;

@@ -4,7 +4,10 @@ import type { Call } from './call.js';
 
 /** Extra facts of the moment: what the budget, the repair count or a reconcile said. */
 export type MomentFacts = Partial<
-  Pick<DecisionState, 'repairAttempts' | 'retryBudgetExhausted' | 'reconciled' | 'attempts'>
+  Pick<
+    DecisionState,
+    'repairAttempts' | 'retryBudgetExhausted' | 'retryBudgetWaitMs' | 'reconciled' | 'attempts'
+  >
 >;
 
 /** The policy's answer for this call: its facts in a `DecisionState`, the run's budgets. */
@@ -32,6 +35,7 @@ export function decideForCall(
     },
     {
       maxAttempts: tool.maxAttempts,
+      maxElapsedMs: run.maxElapsedMs,
       repairBudget: run.repairBudget,
       backoff: run.backoff,
       random: run.random,

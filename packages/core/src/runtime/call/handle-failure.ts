@@ -1,5 +1,5 @@
 import { failureFingerprint } from '../../policy/fingerprint.js';
-import { canRetryWithin, recordBudgetOutcome } from '../../policy/retry-budget.js';
+import { canRetryWithin, recordBudgetOutcome, retryInMsOf } from '../../policy/retry-budget.js';
 import type { Classification, Decision } from '../../types.js';
 import { resourcesOf } from '../access/access-control.js';
 import { denialId } from '../run/run-memory.js';
@@ -34,17 +34,18 @@ export async function handleFailure(
     });
   }
   // Only failures a retry could fix spend the dependency's budget (a 422 or a 403 says
-  // nothing about its health); asked only then, as a shared budget costs a round trip.
-  const transient = classification.failureClass === 'TRANSIENT';
-  if (transient) await recordBudgetOutcome(run.budget, tool.dependency, 'failure');
-  const retryBudgetExhausted = transient && !(await canRetryWithin(run.budget, tool.dependency));
+  // nothing about its health). The budget is asked when a retry is about to be sent.
+  if (classification.failureClass === 'TRANSIENT') {
+    await recordBudgetOutcome(run.budget, tool.dependency, 'failure');
+  }
   const fingerprint = failureFingerprint({
     tool: tool.name,
     input: call.payloadHash,
     classification,
   });
   const repairAttempts = await run.memory.repairs(fingerprint);
-  let decision = decideForCall(call, classification, { repairAttempts, retryBudgetExhausted });
+  let decision = decideForCall(call, classification, { repairAttempts });
+  let reconciled: 'not_happened' | undefined;
   if (run.emitter.active) {
     run.emitter.emit({
       ...call.base(),
@@ -59,12 +60,25 @@ export async function handleFailure(
     const answer = await askReconcile(call);
     if ('invalid' in answer || answer.happened) return settleReconcile(call, answer);
     await settleReconcile(call, answer); // did not happen: no longer in doubt
-    decision = decideForCall(call, classification, { repairAttempts, reconciled: 'not_happened' });
+    reconciled = 'not_happened';
+    decision = decideForCall(call, classification, { repairAttempts, reconciled });
+  }
+  for (;;) {
+    if (decision.action !== 'RETRY' && decision.action !== 'REPLAY') break;
+    const lost = await backOff(call, decision);
+    if (lost) return lost;
+    // Sent only if the dependency's budget lets it through now (or this is its probe);
+    // refused, the policy says whether to wait for the next probe or to stop.
+    if (await canRetryWithin(run.budget, tool.dependency)) return undefined;
+    const retryBudgetWaitMs = await retryInMsOf(run.budget, tool.dependency);
+    decision = decideForCall(call, classification, {
+      repairAttempts,
+      retryBudgetExhausted: true,
+      retryBudgetWaitMs,
+      reconciled,
+    });
   }
   switch (decision.action) {
-    case 'RETRY':
-    case 'REPLAY':
-      return backOff(call, decision);
     case 'FALLBACK':
       return useFallback(call, classification, decision);
     default:

@@ -68,9 +68,17 @@ export interface ToolPolicy<Input = any, Output = any> {
   missingEvidence?: string | undefined;
 }
 
+/** The runtime's retry defaults (the pure `decideRecovery` keeps the seed's 3 attempts). */
+export const retryDefaults = { maxAttempts: 5, maxElapsedMs: 30_000 } as const;
+
 export interface RetryOptions extends BackoffOptions {
-  /** Attempts of one call, the first included. Default 3. */
+  /** Attempts of one call, the first included. Default 5. */
   maxAttempts?: number | undefined;
+  /**
+   * How long one call may spend recovering from transient failures, counted from its
+   * first failure: no retry is made that would start later. Default 30 s.
+   */
+  maxElapsedMs?: number | undefined;
   /** Deadline of one attempt of any tool, in ms; a policy's `timeoutMs` overrides it. */
   timeoutMs?: number | undefined;
   /**

@@ -1,5 +1,4 @@
-import { defaultMaxAttempts } from '../../policy/decide-recovery.js';
-import type { RecoveryOptions, ToolPolicy } from './recovery-options.js';
+import { type RecoveryOptions, retryDefaults, type ToolPolicy } from './recovery-options.js';
 
 /** One tool's policy with every default applied, computed once per tool. */
 export interface ResolvedTool {
@@ -31,7 +30,7 @@ export interface ToolTable {
 export function createToolTable(options: RecoveryOptions): ToolTable {
   const own = options.policies ?? {};
   const fallback = options.defaultPolicy ?? {};
-  const maxAttempts = options.retry?.maxAttempts ?? defaultMaxAttempts;
+  const maxAttempts = options.retry?.maxAttempts ?? retryDefaults.maxAttempts;
   const timeoutMs = options.retry?.timeoutMs;
   const hints = new Map<string, ToolPolicy>();
   const resolved = new Map<string, ResolvedTool>();

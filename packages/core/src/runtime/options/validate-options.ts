@@ -93,13 +93,20 @@ const retryShape: Shape = {
   baseDelayMs: () => {},
   factor: () => {},
   maxDelayMs: () => {},
+  jitter: () => {},
+  maxElapsedMs: duration,
   budget: (value, field) => {
     if (value === false) return;
     if (isObject(value) && typeof value.canRetry === 'function') {
       methods('a RetryBudget', 'canRetry', 'recordFailure', 'recordSuccess')(value, field);
       return;
     }
-    checkShape(value, field, { maxTokens: () => {}, tokenRatio: () => {} });
+    checkShape(value, field, {
+      maxTokens: () => {},
+      tokenRatio: () => {},
+      tripAfter: () => {},
+      probeIntervalMs: () => {},
+    });
     resolveRetryBudgetOptions(value as Record<string, number>, `${field}.`);
   },
 };
