@@ -163,7 +163,10 @@ describe.skipIf(process.env.OPENAI_API_KEY)('examples (offline)', () => {
     const { outcome, apiRequests, told } = await runObservabilityExample(quiet, undefined, clock);
     expect(apiRequests).toBe(3);
     expect(clock.sleeps).toHaveLength(2);
+    // Exponential backoff with equal jitter: 100–200 ms, then 400–800 ms.
+    expect(clock.sleeps[0]).toBeGreaterThanOrEqual(100);
     expect(clock.sleeps[0]).toBeLessThanOrEqual(200);
+    expect(clock.sleeps[1]).toBeGreaterThanOrEqual(400);
     expect(clock.sleeps[1]).toBeLessThanOrEqual(800);
     expect(told).toEqual({
       status: 'PARTIAL_RESULT',
@@ -213,6 +216,7 @@ describe.skipIf(process.env.OPENAI_API_KEY)('examples (offline)', () => {
     const { outcome, lookups, posted } = await runGeocodeExample(quiet, undefined, clock);
     expect(lookups).toBe(2);
     expect(clock.sleeps).toHaveLength(1);
+    expect(clock.sleeps[0]).toBeGreaterThanOrEqual(100);
     expect(clock.sleeps[0]).toBeLessThanOrEqual(200);
     expect(posted).toHaveLength(1);
     expect(outcome).toMatchObject({

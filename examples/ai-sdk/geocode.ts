@@ -10,8 +10,8 @@ const timeout = () => new DOMException('The operation was aborted due to timeout
 
 /**
  * The same timeout, two different answers. The geocoding lookup is a read: it times out on
- * attempt 1 of 3 and is retried inside the call after a jittered backoff (at most 200 ms,
- * then 800 ms, 3200 ms); the model only sees the coordinates. Posting the normalized
+ * attempt 1 of 3 and is retried inside the call after a jittered backoff (100–200 ms,
+ * growing fourfold per retry); the model only sees the coordinates. Posting the normalized
  * address to the internal address service is a write: it lands, then its response times
  * out. That step is past the side-effect boundary, so it is not retried: with no reconcile
  * read and no idempotent downstream, nothing can prove whether it landed, and the run stops
@@ -36,6 +36,7 @@ export async function runGeocodeExample(
     runId: 'run-enrich-17',
     onEvent: trace.onEvent,
     clock,
+    retry: { maxAttempts: 3 }, // attempts of one call, the first included
     policies: {
       geocode: { sideEffects: false },
       post_normalized_address: { sideEffects: true }, // no reconcile, not idempotent

@@ -32,6 +32,7 @@ export async function runObservabilityExample(
     runId: 'run-observability-5',
     onEvent: trace.onEvent,
     clock,
+    retry: { maxAttempts: 3 }, // attempts of one call, the first included
     defaultPolicy: { sideEffects: false },
     policies: {
       deployment_metrics: {

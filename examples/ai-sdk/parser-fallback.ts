@@ -36,6 +36,7 @@ export async function runParserFallbackExample(
     runId: 'run-alert-12',
     onEvent: trace.onEvent,
     clock,
+    retry: { maxAttempts: 3 }, // attempts of one call, the first included
     policies: {
       extract_alert: {
         sideEffects: false,

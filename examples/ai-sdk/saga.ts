@@ -33,6 +33,7 @@ export async function runSagaExample(
     runId: 'run-saga-9',
     onEvent: trace.onEvent,
     clock,
+    retry: { maxAttempts: 3 }, // attempts of one call, the first included
     autoCompensate: true,
     policies: {
       create_vm: {
