@@ -204,7 +204,7 @@ describe.skipIf(process.env.OPENAI_API_KEY)('examples (offline)', () => {
       'create vm web-7',
       'create dns web-7.example.com',
       'delete dns web-7.example.com',
-      'delete vm web-7',
+      'delete vm vm-0af3',
     ]);
     const report = { compensated: ['configure_dns', 'create_vm'], failed: [], not_compensable: [] };
     expect(again).toEqual(report);

@@ -38,7 +38,9 @@ export async function runSagaExample(
     policies: {
       create_vm: {
         sideEffects: true,
-        compensate: (input: { name: string }) => cloud.push(`delete vm ${input.name}`),
+        // Undone by the id the create returned (the compensation gets the stored result).
+        compensate: (_input, { result }: { result?: { id: string } }) =>
+          cloud.push(`delete vm ${result?.id}`),
       },
       configure_dns: {
         sideEffects: true,
