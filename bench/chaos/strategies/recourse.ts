@@ -20,8 +20,11 @@ import type { NextMove, StepOutcome, Strategy } from './strategy.js';
 export function policiesFor(downstream: Downstream): Record<string, ToolPolicy<StepInput>> {
   const policies: Record<string, ToolPolicy<StepInput>> = {};
   for (const step of jobSteps) {
-    const policy: ToolPolicy<StepInput> = { dependency: step.dependency };
-    if (step.kind === 'write') policy.sideEffects = true;
+    // Reads declared as reads, writes as writes: a tool that declares nothing may write.
+    const policy: ToolPolicy<StepInput> = {
+      dependency: step.dependency,
+      sideEffects: step.kind === 'write',
+    };
     if (step.guard === 'idempotent') policy.idempotent = true;
     if (step.guard === 'reconcile') {
       policy.reconcile = async (input, info) => ({
@@ -52,7 +55,7 @@ export function createRecourseStrategy(options: RecourseStrategyOptions): Strate
   return {
     name: `recourse (${ledgerKind}${withBudget ? '' : ', no retry budget'})`,
     kind: 'recourse',
-    description: `recourse runtime, defaults (3 attempts, 200 ms × 4ⁿ full jitter${withBudget ? ', shared per-dependency retry budget' : ', retry budget off'}), ${ledgerKind === 'memory' ? 'MemoryLedger' : 'SqliteLedger file'}`,
+    description: `recourse runtime, defaults (5 attempts within 30 s, 200 ms × 4ⁿ equal jitter${withBudget ? ', shared per-dependency retry budget with a half-open probe' : ', retry budget off'}), ${ledgerKind === 'memory' ? 'MemoryLedger' : 'SqliteLedger file'}`,
     start({ time, downstream, seed }) {
       let directory: string | undefined;
       let ledger: Ledger;
@@ -64,7 +67,7 @@ export function createRecourseStrategy(options: RecourseStrategyOptions): Strate
       } else {
         ledger = new MemoryLedger({ clock: time });
       }
-      const budget = withBudget ? createRetryBudget() : false;
+      const budget = withBudget ? createRetryBudget({ clock: time }) : false;
       const random = createPrng(hashSeed(seed, 'recourse-jitter'));
       const policies = policiesFor(downstream);
       return {

@@ -70,3 +70,30 @@ describe('recovery.tools', () => {
     expectTypeOf(agent).returns.toHaveProperty('generate');
   });
 });
+
+describe('policies given with the tools', () => {
+  it('type each callback by its tool: input and output', () => {
+    recovery.tools(toolset, {
+      refund_payment: {
+        sideEffects: true,
+        reconcile: (input) => {
+          expectTypeOf(input).toEqualTypeOf<{ paymentId: string; amount: number }>();
+          return { happened: false };
+        },
+        compensate: (input, { result }) => {
+          expectTypeOf(input.paymentId).toEqualTypeOf<string>();
+          expectTypeOf(result).toEqualTypeOf<{ refunded: string; at: number } | undefined>();
+        },
+        check: (result) => {
+          expectTypeOf(result).toEqualTypeOf<{ refunded: string; at: number }>();
+          return undefined;
+        },
+        resource: (input) => `payment:${input.paymentId}`,
+      },
+    });
+    recovery.tools(toolset, {
+      // @ts-expect-error: not a field of this tool's input
+      refund_payment: { resource: (input) => `payment:${input.orderId}` },
+    });
+  });
+});

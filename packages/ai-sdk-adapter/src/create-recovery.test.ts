@@ -41,3 +41,33 @@ describe('createRecovery validates its options at construction', () => {
     expect(recovery.outcome().status).toBe('COMPLETED');
   });
 });
+
+describe('policies given with the tools', () => {
+  const refund = {
+    description: 'refund',
+    execute: async (input: { id: string }) => `refunded ${input.id}`,
+  };
+
+  it('apply over the options’ policy field by field', () => {
+    const recovery = createRecovery({
+      runId: 'run-p1',
+      warn: false,
+      policies: { refund_payment: { sideEffects: false, maxAttempts: 2 } },
+    });
+    recovery.tools({ refund_payment: refund }, { refund_payment: { sideEffects: true } });
+    expect(recovery.runtime.policyFor('refund_payment')).toMatchObject({
+      sideEffects: true,
+      maxAttempts: 2,
+    });
+  });
+
+  it('are checked like options: a typo, or a tool not in the set, throws naming the field', () => {
+    const recovery = createRecovery({ runId: 'run-p2' });
+    expect(() =>
+      recovery.tools({ refund_payment: refund }, { refund_payment: { sideEffect: true } as never }),
+    ).toThrow(/policies\.refund_payment\.sideEffect.*did you mean "sideEffects"/);
+    expect(() =>
+      recovery.tools({ refund_payment: refund }, { refund_paymnet: {} } as never),
+    ).toThrow(InvalidOptionsError);
+  });
+});

@@ -1,10 +1,12 @@
 import {
   type CompensationReport,
   createRecoveryRuntime,
+  InvalidOptionsError,
   type Outcome,
   optionChecks,
   type RecoveryOptions,
   type RecoveryRuntime,
+  type ToolPolicy,
   validateRecoveryOptions,
 } from '@recourse/core';
 import type { PrepareStepFunction, StopCondition } from 'ai';
@@ -41,10 +43,29 @@ export interface AiSdkRecoveryOptions extends RecoveryOptions {
   warn?: boolean | undefined;
 }
 
+/** The input and output a tool's `execute` works with, from the tool itself. */
+type ToolInput<T> = T extends {
+  execute?: ((input: infer I, ...rest: never[]) => unknown) | undefined;
+}
+  ? I
+  : unknown;
+type ToolOutput<T> = T extends { execute?: ((...args: never[]) => infer O) | undefined }
+  ? O extends AsyncIterable<infer Item>
+    ? Item
+    : Awaited<O>
+  : unknown;
+
+/** Policies for a toolset, each typed by its tool. */
+export type ToolPolicies<T> = { [K in keyof T]?: ToolPolicy<ToolInput<T[K]>, ToolOutput<T[K]>> };
+
 /** What `createRecovery` returns: hand each piece to `generateText`, `streamText` or an agent. */
 export interface AiSdkRecovery {
-  /** The same tools, same keys and types, each `execute` running through recourse. */
-  tools<T extends Record<string, unknown>>(toolset: T): T;
+  /**
+   * The same tools, same keys and types, each `execute` running through recourse.
+   * `policies` declares their policies here, where each callback gets the tool's own input
+   * and output types (over `createRecovery({ policies })`, field by field).
+   */
+  tools<T extends Record<string, unknown>>(toolset: T, policies?: ToolPolicies<T>): T;
   /** Ends the loop once the run is terminal (BLOCKED, poison, reconcile by hand, ...). */
   // biome-ignore lint/suspicious/noExplicitAny: assignable to every toolset's StopCondition
   stopWhen: StopCondition<any>;
@@ -89,8 +110,17 @@ export function createRecovery(options: AiSdkRecoveryOptions): AiSdkRecovery {
   const escalation = escalationMode === 'approval' ? createEscalation(runtime) : undefined;
   const ownApprovalRules = new Map<string, NeedsApproval>();
 
-  const tools = <T extends Record<string, unknown>>(toolset: T): T => {
+  const tools = <T extends Record<string, unknown>>(toolset: T, policies?: ToolPolicies<T>): T => {
     const wrapped: Record<string, unknown> = {};
+    for (const [name, policy] of Object.entries(policies ?? {})) {
+      if (!Object.hasOwn(toolset, name)) {
+        throw new InvalidOptionsError(
+          `tools.${name}`,
+          'a policy for a tool that is not in this toolset',
+        );
+      }
+      if (policy !== undefined) runtime.declareTool(name, policy as ToolPolicy, 'own');
+    }
     for (const [name, tool] of Object.entries(toolset)) {
       toolNames.add(name);
       const fromAnnotations = policyFromAnnotations(tool);

@@ -48,6 +48,7 @@ export {
   type AiSdkRecovery,
   type AiSdkRecoveryOptions,
   createRecovery,
+  type ToolPolicies,
 } from './create-recovery.js';
 export { isMcpErrorResult, McpToolError, policyFromAnnotations } from './mcp-result.js';
 export { type ApprovalAnswerPart, readApprovalAnswers } from './tool-approval.js';

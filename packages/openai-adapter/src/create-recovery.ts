@@ -5,6 +5,7 @@ import {
   optionChecks,
   type RecoveryOptions,
   type RecoveryRuntime,
+  type ToolPolicy,
   validateRecoveryOptions,
 } from '@recourse/core';
 import type OpenAI from 'openai';
@@ -71,6 +72,10 @@ export function createRecovery(options: OpenAIRecoveryOptions): OpenAIRecovery {
   const runtime = createRecoveryRuntime(core);
   const tools = ((definitions: Parameters<typeof defineTools>[0]) => {
     const set = defineTools(definitions);
+    for (const [name, definition] of Object.entries(definitions)) {
+      const policy = (definition as { policy?: ToolPolicy } | undefined)?.policy;
+      if (policy !== undefined) runtime.declareTool(name, policy, 'own');
+    }
     for (const unused of runtime.registerTools(set.names)) {
       if (!warn) continue;
       const meant = unused.suggestion ? ` (did you mean "${unused.suggestion}"?)` : '';

@@ -1,4 +1,4 @@
-import type { CallContext } from '@recourse/core';
+import type { CallContext, ToolPolicy } from '@recourse/core';
 
 /** What `execute` receives besides its input: the call's context and the run's signal. */
 export interface ToolExecuteContext extends CallContext {
@@ -19,4 +19,9 @@ export interface RecoveryToolDefinition<S = unknown> {
   execute: (input: InferToolInput<S>, context: ToolExecuteContext) => unknown;
   /** Default: strict when the schema allows it (see `checkStrictCompatible`); a given value is sent as is. */
   strict?: boolean | undefined;
+  /**
+   * The tool's recovery policy, typed by its input (over `createRecovery({ policies })`,
+   * field by field).
+   */
+  policy?: ToolPolicy<InferToolInput<S>> | undefined;
 }

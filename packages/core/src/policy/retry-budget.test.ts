@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createHarness, httpFailure } from '../../test-support/runtime-harness.js';
+import { createHarness, drive, httpFailure } from '../../test-support/runtime-harness.js';
+import { MemoryLedger } from '../ledger/memory-ledger.js';
 import { createFakeClock } from '../testing/fake-clock.js';
 import {
   canRetryWithin,
@@ -150,5 +151,41 @@ describe('canRetryWithin and recordBudgetOutcome', () => {
       ok: false,
       decision: { action: 'ABORT', code: 'DEPENDENCY_RETRY_BUDGET_EXHAUSTED' },
     });
+  });
+});
+
+describe('a runtime during an outage of a dependency', () => {
+  it('sends only first attempts and one probe per interval, then retries resume when it answers', async () => {
+    const clock = createFakeClock(0);
+    const ledger = new MemoryLedger({ clock });
+    const budget = createRetryBudget({ clock, probeIntervalMs: 1_000 });
+    let down = 0;
+    const calls = Array.from({ length: 8 }, (_, i) => {
+      const h = createHarness(
+        {
+          runId: `run-${i}`,
+          retry: { budget },
+          defaultPolicy: { sideEffects: false, dependency: 'inventory' },
+        },
+        { ledger, clock },
+      );
+      return h.runtime.execute({
+        toolName: 'check_inventory',
+        toolCallId: `call-${i}`,
+        input: { sku: i },
+        execute: () => {
+          if (clock.now() < 3_000) {
+            down++;
+            throw httpFailure(503);
+          }
+          return 'in stock';
+        },
+      });
+    });
+    const results = await drive(clock, Promise.all(calls));
+    expect(results.every((r) => r.ok)).toBe(true);
+    // 8 first attempts, the retries sent before the circuit opened, and about one probe a
+    // second: far fewer than 8 calls × 5 attempts.
+    expect(down).toBeLessThanOrEqual(8 + 3 + 3);
   });
 });

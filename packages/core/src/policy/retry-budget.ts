@@ -8,7 +8,7 @@ export interface RetryBudgetOptions {
   tokenRatio?: number | undefined;
   /** Transient failures in a row (no success between) that open the circuit. Default 3. */
   tripAfter?: number | undefined;
-  /** While open, one retry per interval probes the dependency. Default 1000 ms. */
+  /** While open, one retry per interval probes the dependency. Default 2000 ms. */
   probeIntervalMs?: number | undefined;
 }
 
@@ -60,7 +60,7 @@ export function resolveRetryBudgetOptions(
   const maxTokens = options.maxTokens ?? 10;
   const tokenRatio = options.tokenRatio ?? 0.1;
   const tripAfter = options.tripAfter ?? 3;
-  const probeIntervalMs = options.probeIntervalMs ?? 1_000;
+  const probeIntervalMs = options.probeIntervalMs ?? 2_000;
   if (!positive(maxTokens))
     throw new InvalidOptionsError(`${field}maxTokens`, 'must be a number > 0');
   if (!positive(tokenRatio) || tokenRatio > maxTokens) {

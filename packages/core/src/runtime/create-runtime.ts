@@ -26,7 +26,7 @@ import {
   type ToolPolicy,
 } from './options/recovery-options.js';
 import { createToolTable } from './options/tool-table.js';
-import { validateRecoveryOptions } from './options/validate-options.js';
+import { validatePolicy, validateRecoveryOptions } from './options/validate-options.js';
 import { buildOutcome } from './run/build-outcome.js';
 import { type CompensationReport, compensateWrites } from './run/compensate.js';
 import { createConcluder } from './run/conclude.js';
@@ -49,8 +49,12 @@ export interface RecoveryRuntime {
   unusableTools(toolNames: readonly string[]): string[];
   /** The tool's policy as it applies: its own, its declared hints, then `defaultPolicy`. */
   policyFor(toolName: string): ToolPolicy;
-  /** What a tool says of itself (MCP annotations), below the user's own policy. */
-  declareTool(toolName: string, hints: ToolPolicy): void;
+  /**
+   * A policy given when the tool is wrapped: `'hints'` (default; what a tool says of
+   * itself, MCP annotations, below the user's own policy) or `'own'` (the user's, over
+   * `policies[name]`). Checked like the options: a bad field throws `InvalidOptionsError`.
+   */
+  declareTool(toolName: string, policy: ToolPolicy, layer?: 'own' | 'hints'): void;
   /** The tools an adapter wrapped: policies naming no wrapped tool are reported (and returned). */
   registerTools(toolNames: readonly string[]): { tool: string; suggestion?: string }[];
   /** A request to the model through the same classifier, backoff and retry budget. */
@@ -219,7 +223,10 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
       return toolNames.filter((name) => !tools.resolve(name).policy.resource);
     },
     policyFor: (toolName) => tools.resolve(toolName).policy,
-    declareTool: (toolName, hints) => tools.declare(toolName, hints),
+    declareTool(toolName, policy, layer) {
+      validatePolicy(policy, `policies.${toolName}`);
+      tools.declare(toolName, policy, layer);
+    },
     registerTools(toolNames) {
       const unused = tools.named
         .filter((name) => !toolNames.includes(name))

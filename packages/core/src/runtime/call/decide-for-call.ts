@@ -31,6 +31,7 @@ export function decideForCall(
       retryAfterMs: classification.retryAfterMs,
       reconciled: facts.reconciled,
       retryBudgetExhausted: facts.retryBudgetExhausted,
+      retryBudgetWaitMs: facts.retryBudgetWaitMs,
       elapsedMs: call.failedAt === undefined ? 0 : run.clock.now() - call.failedAt,
     },
     {

@@ -21,8 +21,12 @@ export interface ResolvedTool {
  */
 export interface ToolTable {
   resolve(toolName: string): ResolvedTool;
-  /** What a tool says of itself (e.g. MCP `readOnlyHint`), below the user's own policy. */
-  declare(toolName: string, hints: ToolPolicy): void;
+  /**
+   * A policy given when the tool is wrapped: `'own'` (the user's, typed by the tool's input;
+   * over `policies[name]` field by field) or `'hints'` (what a tool says of itself, e.g.
+   * MCP's `readOnlyHint`: below the user's own policy).
+   */
+  declare(toolName: string, policy: ToolPolicy, layer?: 'own' | 'hints'): void;
   /** Names with a policy of their own. */
   readonly named: readonly string[];
 }
@@ -33,10 +37,16 @@ export function createToolTable(options: RecoveryOptions): ToolTable {
   const maxAttempts = options.retry?.maxAttempts ?? retryDefaults.maxAttempts;
   const timeoutMs = options.retry?.timeoutMs;
   const hints = new Map<string, ToolPolicy>();
+  const wrapped = new Map<string, ToolPolicy>();
   const resolved = new Map<string, ResolvedTool>();
 
   const build = (name: string): ResolvedTool => {
-    const layers = [Object.hasOwn(own, name) ? own[name]! : {}, hints.get(name) ?? {}, fallback];
+    const layers = [
+      wrapped.get(name) ?? {},
+      Object.hasOwn(own, name) ? own[name]! : {},
+      hints.get(name) ?? {},
+      fallback,
+    ];
     const policy: Record<string, unknown> = {};
     for (const layer of [...layers].reverse()) {
       for (const [key, value] of Object.entries(layer))
@@ -66,8 +76,8 @@ export function createToolTable(options: RecoveryOptions): ToolTable {
       }
       return tool;
     },
-    declare(name, policy) {
-      hints.set(name, policy);
+    declare(name, policy, layer = 'hints') {
+      (layer === 'own' ? wrapped : hints).set(name, policy);
       resolved.delete(name);
     },
     named: Object.keys(own),

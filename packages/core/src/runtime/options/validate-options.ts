@@ -122,9 +122,9 @@ const coreShape: Shape = {
   policies: (value, field) => {
     if (!isObject(value))
       throw new InvalidOptionsError(field, 'must be an object keyed by tool name');
-    for (const [tool, policy] of Object.entries(value)) checkPolicy(policy, `${field}.${tool}`);
+    for (const [tool, policy] of Object.entries(value)) validatePolicy(policy, `${field}.${tool}`);
   },
-  defaultPolicy: (value, field) => checkPolicy(value, field),
+  defaultPolicy: (value, field) => validatePolicy(value, field),
   retry: (value, field) => {
     checkShape(value, field, retryShape);
     validateBackoff(value as Record<string, number>, field);
@@ -148,7 +148,8 @@ const coreShape: Shape = {
   random: fn,
 };
 
-function checkPolicy(value: unknown, field: string): void {
+/** Checks one policy like the options' own; `field` names it in errors. */
+export function validatePolicy(value: unknown, field: string): void {
   checkShape(value, field, policyShape);
   const policy = value as Record<string, unknown>;
   if (policy.idempotent === true && policy.sideEffects === false) {
