@@ -1,9 +1,16 @@
 import { styleText } from 'node:util';
 import { consoleTraceLegend } from '@recourse/core';
 import { runExtractExample } from './ai-sdk/extract.js';
+import { runFlakyTestExample, runFlakyTestReplanExample } from './ai-sdk/flaky-test.js';
+import { runGeocodeExample } from './ai-sdk/geocode.js';
 import { runGithubExample } from './ai-sdk/github.js';
+import { runIncidentExample } from './ai-sdk/incident.js';
 import { runMergeExample } from './ai-sdk/merge.js';
+import { runObservabilityExample } from './ai-sdk/observability.js';
+import { runParserFallbackExample } from './ai-sdk/parser-fallback.js';
 import { runRefundExample } from './ai-sdk/refund.js';
+import { runSagaExample } from './ai-sdk/saga.js';
+import { runOpenAIChargeExample } from './openai/charge.js';
 import { runOpenAIGithubExample } from './openai/github.js';
 import { runOpenAIRefundExample } from './openai/refund.js';
 import { runOtelExample } from './otel/trace.js';
@@ -15,6 +22,26 @@ const all = [
   ['merge: 412 branch is behind → re-observe → merge', runMergeExample],
   ['refund through the OpenAI SDK (Responses API)', runOpenAIRefundExample],
   ['github through the OpenAI SDK (Chat Completions)', runOpenAIGithubExample],
+  ['flaky: run test → FAIL, same signature ×3 → poison, the run stops', runFlakyTestExample],
+  ['flaky, replanning: the same FAIL rejects the hypothesis → plan v2', runFlakyTestReplanExample],
+  [
+    'incident: an observation disproves the hypothesis → plan v1 invalidated → v2',
+    runIncidentExample,
+  ],
+  [
+    'observability: the API is down → a cached snapshot, marked PARTIAL_RESULT',
+    runObservabilityExample,
+  ],
+  [
+    'fallback parser: model A’s structured output invalid ×3 → a deterministic parser',
+    runParserFallbackExample,
+  ],
+  ['saga: VM ✅, DNS ✅, inventory record ❌ → undone newest first', runSagaExample],
+  ['geocode: the read is retried, the address post that timed out is not', runGeocodeExample],
+  [
+    'charge: 402 card declined → reconciled, not retried, quarantined (OpenAI SDK)',
+    runOpenAIChargeExample,
+  ],
   ['otel: the OpenTelemetry trace of two runs (a retry, a reconciled write)', runOtelExample],
 ] as const;
 

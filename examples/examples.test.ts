@@ -1,9 +1,16 @@
-import type { RecoveryEvent } from '@recourse/core';
+import type { Clock, RecoveryEvent } from '@recourse/core';
 import { describe, expect, it } from 'vitest';
 import { runExtractExample } from './ai-sdk/extract.js';
+import { runFlakyTestExample, runFlakyTestReplanExample } from './ai-sdk/flaky-test.js';
+import { runGeocodeExample } from './ai-sdk/geocode.js';
 import { runGithubExample } from './ai-sdk/github.js';
+import { runIncidentExample } from './ai-sdk/incident.js';
 import { runMergeExample } from './ai-sdk/merge.js';
+import { runObservabilityExample } from './ai-sdk/observability.js';
+import { runParserFallbackExample } from './ai-sdk/parser-fallback.js';
 import { runRefundExample } from './ai-sdk/refund.js';
+import { runSagaExample } from './ai-sdk/saga.js';
+import { runOpenAIChargeExample } from './openai/charge.js';
 import { runOpenAIGithubExample } from './openai/github.js';
 import { runOpenAIRefundExample } from './openai/refund.js';
 import { runOtelExample } from './otel/trace.js';
@@ -11,20 +18,58 @@ import { runOtelExample } from './otel/trace.js';
 // The examples are the demo; these keep them honest (offline, scripted provider).
 const quiet = () => {};
 
-/** Each failed step as observed: tool, failure class / code, and the decision taken. */
+type Example = (
+  log: (line: string) => void,
+  observe: (event: RecoveryEvent) => void,
+) => Promise<unknown>;
+
+/**
+ * Each failed step as observed: tool, failure class / code, and the decision taken (with
+ * its code where it says more than the action); reconcile answers, refusals of calls that
+ * never ran, and compensations.
+ */
 function recordSteps() {
   const steps: string[] = [];
+  const answered = new Set<string>();
   let pending = '';
   const observe = (event: RecoveryEvent) => {
     if (event.type === 'failure.classified') {
       pending = `${event.tool}: ${event.classification.failureClass}/${event.classification.code}`;
     } else if (event.type === 'decision.made') {
-      steps.push(`${pending} → ${event.decision.action}`);
+      const { action, code } = event.decision;
+      steps.push(`${pending} → ${action}${code === action ? '' : ` (${code})`}`);
+      answered.add(event.toolCallId);
     } else if (event.type === 'call.blocked') {
       steps.push(`${event.tool}: blocked (${event.reason})`);
+      answered.add(event.toolCallId);
+    } else if (event.type === 'reconcile.finished') {
+      steps.push(`${event.tool}: reconciled (${event.happened ? 'landed' : 'not landed'})`);
+    } else if (event.type === 'call.failed' && !answered.has(event.toolCallId)) {
+      steps.push(`${event.tool}: refused before it ran (${event.contract.code})`);
+    } else if (event.type === 'compensation.finished') {
+      steps.push(`${event.tool}: ${event.status}`);
     }
   };
   return { steps, observe };
+}
+
+/**
+ * A fake clock in which only the backoff delays pass, recorded and never waited. Background
+ * sleeps (`unref`: the write's lease ticker) never wake, as the runs end long before them.
+ */
+function instantClock(): Clock & { sleeps: number[] } {
+  const sleeps: number[] = [];
+  let now = 0;
+  return {
+    sleeps,
+    now: () => now,
+    sleep: (ms, _signal, options) => {
+      if (options?.unref) return new Promise<void>(() => {});
+      sleeps.push(ms);
+      now += ms;
+      return Promise.resolve();
+    },
+  };
 }
 
 describe.skipIf(process.env.OPENAI_API_KEY)('examples (offline)', () => {
@@ -98,14 +143,155 @@ describe.skipIf(process.env.OPENAI_API_KEY)('examples (offline)', () => {
     expect(lines).toHaveLength(2 + aiSdkSpans.length + openaiSpans.length);
   });
 
+  it('flaky: the same FAIL signature three times is poison; the test ran 3 times, not 20', async () => {
+    const { outcome, testRuns, modelRequests } = await runFlakyTestExample(quiet);
+    expect(testRuns).toEqual(['checkout.spec.ts', 'checkout.spec.ts', 'checkout.spec.ts']);
+    expect(modelRequests).toBe(5);
+    expect(outcome).toMatchObject({ status: 'FAILED', reason: 'POISON' });
+  });
+
+  it('flaky, replanning: the poisoned run stays quarantined; the new plan finds the shared fixture', async () => {
+    const { outcome, testRuns } = await runFlakyTestReplanExample(quiet);
+    // The fourth request of the same run never executed; the serial run is another input.
+    expect(testRuns).toEqual([
+      'checkout.spec.ts',
+      'checkout.spec.ts',
+      'checkout.spec.ts',
+      'checkout.spec.ts (serial)',
+    ]);
+    expect(outcome.status).toBe('COMPLETED');
+    // Today the refused request opens a plan version too (v2 → v3).
+    expect(outcome.plan.history.map((h) => h.invalidated_by.observation)).toEqual([
+      'run_tests TEST_FAILED',
+      'run_tests POISON',
+    ]);
+  });
+
+  it('incident: plan v1 invalidated by the observation, the model follows plan v2', async () => {
+    const { outcome, queries, text } = await runIncidentExample(quiet);
+    expect(outcome.plan).toEqual({
+      version: 2,
+      history: [
+        {
+          version: 1,
+          invalidated_by: {
+            tool: 'find_deployments',
+            code: 'HYPOTHESIS_DISPROVED',
+            observation: 'find_deployments HYPOTHESIS_DISPROVED',
+          },
+        },
+      ],
+    });
+    expect(queries).toEqual(['deployments checkout', 'metrics db_pool_in_use']);
+    expect(text).toContain('database pool is exhausted');
+    // Today a replanned step counts as unresolved: the run is PARTIAL_RESULT, not COMPLETED.
+    expect(outcome).toMatchObject({ status: 'PARTIAL_RESULT', reason: 'UNRESOLVED_FAILURES' });
+  });
+
+  it('observability: the fallback is explicit PARTIAL_RESULT, for the model and in the outcome', async () => {
+    const clock = instantClock();
+    const { outcome, apiRequests, told } = await runObservabilityExample(quiet, undefined, clock);
+    expect(apiRequests).toBe(3);
+    expect(clock.sleeps).toHaveLength(2);
+    // Exponential backoff with equal jitter: 100–200 ms, then 400–800 ms.
+    expect(clock.sleeps[0]).toBeGreaterThanOrEqual(100);
+    expect(clock.sleeps[0]).toBeLessThanOrEqual(200);
+    expect(clock.sleeps[1]).toBeGreaterThanOrEqual(400);
+    expect(clock.sleeps[1]).toBeLessThanOrEqual(800);
+    expect(told).toEqual({
+      status: 'PARTIAL_RESULT',
+      confidence: 'LOW',
+      missing_evidence: ['live deployment metrics'],
+      result: { snapshot_taken_at: '13:05', p99_ms: 180, error_rate: 0.001 },
+    });
+    expect(outcome).toMatchObject({
+      status: 'PARTIAL_RESULT',
+      reason: 'DEGRADED',
+      missing_evidence: ['live deployment metrics'],
+      confidence: 'LOW',
+    });
+  });
+
+  it('fallback parser: three invalid samples, then the parser, marked PARTIAL_RESULT', async () => {
+    const { outcome, samples, told } = await runParserFallbackExample(
+      quiet,
+      undefined,
+      instantClock(),
+    );
+    expect(samples).toBe(3);
+    expect(told).toEqual({
+      status: 'PARTIAL_RESULT',
+      confidence: 'LOW',
+      missing_evidence: ['alert summary (model extraction failed; fields from the parser)'],
+      result: { service: 'checkout-api', severity: 'crit', parser: 'deterministic' },
+    });
+    expect(outcome).toMatchObject({ status: 'PARTIAL_RESULT', reason: 'DEGRADED' });
+  });
+
+  it('saga: the completed writes are undone newest first, once, and the outcome says so', async () => {
+    const { outcome, cloud, again } = await runSagaExample(quiet, undefined, instantClock());
+    expect(cloud).toEqual([
+      'create vm web-7',
+      'create dns web-7.example.com',
+      'delete dns web-7.example.com',
+      'delete vm vm-0af3',
+    ]);
+    const report = { compensated: ['configure_dns', 'create_vm'], failed: [], not_compensable: [] };
+    expect(again).toEqual(report);
+    expect(outcome).toMatchObject({ status: 'FAILED', reason: 'ATTEMPTS_EXHAUSTED', ...report });
+  });
+
+  it('geocode: the read retried within the call, the write that timed out not re-sent', async () => {
+    const clock = instantClock();
+    const { outcome, lookups, posted } = await runGeocodeExample(quiet, undefined, clock);
+    expect(lookups).toBe(2);
+    expect(clock.sleeps).toHaveLength(1);
+    expect(clock.sleeps[0]).toBeGreaterThanOrEqual(100);
+    expect(clock.sleeps[0]).toBeLessThanOrEqual(200);
+    expect(posted).toHaveLength(1);
+    expect(outcome).toMatchObject({
+      status: 'FAILED',
+      reason: 'RECONCILE_BY_HAND',
+      completed_steps: ['geocode'],
+      recoveries: [{ tool: 'geocode', code: 'TIMEOUT', action: 'RETRY', attempts: 2 }],
+      needs_reconciliation: [
+        { tool: 'post_normalized_address', idempotency_key: posted[0]?.idempotencyKey },
+      ],
+    });
+  });
+
+  it('charge: reconciled before it is re-sent, a 402 never retried, quarantined at the third', async () => {
+    const { outcome, charges, requests } = await runOpenAIChargeExample(
+      quiet,
+      undefined,
+      instantClock(),
+    );
+    expect(charges).toEqual([]);
+    expect(requests).toHaveLength(3); // one per model request: none retried by recourse
+    expect(new Set(requests).size).toBe(1);
+    expect(outcome).toMatchObject({ status: 'FAILED', reason: 'POISON' });
+    expect(outcome.failures.map((f) => `${f.code} → ${f.recovery}`)).toEqual([
+      'PAYMENT_REQUIRED → REPLAN',
+      'PAYMENT_REQUIRED → REPLAN',
+      'POISON → ABORT',
+    ]);
+  });
+
   // The seed's test plan: a fixture for every step of a job, with real observed values.
-  it.each([
-    ['refund', runRefundExample, ['refund_payment: UNKNOWN_OUTCOME/TIMEOUT → RECONCILE']],
+  const observed: [string, Example, string[]][] = [
+    [
+      'refund',
+      runRefundExample,
+      [
+        'refund_payment: UNKNOWN_OUTCOME/TIMEOUT → RECONCILE',
+        'refund_payment: reconciled (landed)',
+      ],
+    ],
     [
       'github',
       runGithubExample,
       [
-        'github_api: AUTHORIZATION/FORBIDDEN → ABORT',
+        'github_api: AUTHORIZATION/FORBIDDEN → ABORT (AUTHORIZATION_DENIED)',
         'shell: blocked (DENIED_EARLIER)',
         'shell: blocked (DENIED_EARLIER)',
       ],
@@ -116,11 +302,80 @@ describe.skipIf(process.env.OPENAI_API_KEY)('examples (offline)', () => {
       [
         'save_invoice: VALIDATION/INVALID_INPUT → REPAIR',
         'save_invoice: VALIDATION/INVALID_INPUT → REPAIR',
-        'save_invoice: VALIDATION/INVALID_INPUT → ABORT',
+        'save_invoice: VALIDATION/INVALID_INPUT → ABORT (POISON)',
       ],
     ],
     ['merge', runMergeExample, ['merge_pull_request: STALE_STATE/PRECONDITION_FAILED → REOBSERVE']],
-  ] as const)(
+    [
+      'flaky',
+      runFlakyTestExample,
+      [
+        'run_tests: VALIDATION/TEST_FAILED → REPAIR',
+        'run_tests: VALIDATION/TEST_FAILED → REPAIR',
+        'run_tests: VALIDATION/TEST_FAILED → ABORT (POISON)',
+      ],
+    ],
+    [
+      'flaky, replanning',
+      runFlakyTestReplanExample,
+      [
+        'run_tests: VALIDATION/TEST_FAILED → REPAIR',
+        'run_tests: VALIDATION/TEST_FAILED → REPAIR',
+        'run_tests: VALIDATION/TEST_FAILED → REPLAN (POISON)',
+        'run_tests: refused before it ran (POISON)',
+      ],
+    ],
+    ['incident', runIncidentExample, ['find_deployments: PERMANENT/HYPOTHESIS_DISPROVED → REPLAN']],
+    [
+      'observability',
+      (log, observe) => runObservabilityExample(log, observe, instantClock()),
+      [
+        'deployment_metrics: TRANSIENT/SERVICE_UNAVAILABLE → RETRY',
+        'deployment_metrics: TRANSIENT/SERVICE_UNAVAILABLE → RETRY',
+        'deployment_metrics: TRANSIENT/SERVICE_UNAVAILABLE → FALLBACK',
+      ],
+    ],
+    [
+      'fallback parser',
+      (log, observe) => runParserFallbackExample(log, observe, instantClock()),
+      [
+        'extract_alert: TRANSIENT/INVALID_STRUCTURED_OUTPUT → RETRY',
+        'extract_alert: TRANSIENT/INVALID_STRUCTURED_OUTPUT → RETRY',
+        'extract_alert: TRANSIENT/INVALID_STRUCTURED_OUTPUT → FALLBACK',
+      ],
+    ],
+    [
+      'saga',
+      (log, observe) => runSagaExample(log, observe, instantClock()),
+      [
+        'write_inventory_record: TRANSIENT/SERVICE_UNAVAILABLE → RETRY',
+        'write_inventory_record: TRANSIENT/SERVICE_UNAVAILABLE → RETRY',
+        'write_inventory_record: TRANSIENT/SERVICE_UNAVAILABLE → ABORT (ATTEMPTS_EXHAUSTED)',
+        'configure_dns.compensate: compensated',
+        'create_vm.compensate: compensated',
+      ],
+    ],
+    [
+      'geocode',
+      (log, observe) => runGeocodeExample(log, observe, instantClock()),
+      [
+        'geocode: TRANSIENT/TIMEOUT → RETRY',
+        'post_normalized_address: UNKNOWN_OUTCOME/TIMEOUT → ABORT (RECONCILE_BY_HAND)',
+      ],
+    ],
+    [
+      'charge',
+      (log, observe) => runOpenAIChargeExample(log, observe, instantClock()),
+      [
+        'charge_card: UNKNOWN_OUTCOME/TIMEOUT → RECONCILE',
+        'charge_card: reconciled (not landed)',
+        'charge_card: PERMANENT/PAYMENT_REQUIRED → REPLAN',
+        'charge_card: PERMANENT/PAYMENT_REQUIRED → REPLAN',
+        'charge_card: PERMANENT/PAYMENT_REQUIRED → ABORT (POISON)',
+      ],
+    ],
+  ];
+  it.each(observed)(
     '%s: every failed step classified and decided as observed',
     async (_name, run, expected) => {
       const { steps, observe } = recordSteps();
