@@ -6,8 +6,8 @@ import type { Redis } from 'ioredis';
  * `probe_at` (when the next probe may go). The same rules as the core's in-process
  * budget, applied atomically for every process sharing the hash:
  *
- * - `fail`: a token less, one more in a row; open when half the bucket is gone or
- *   `tripAfter` came in a row
+ * - `fail`: a token less, one more in a row (`fail-retry`: a retry's failure, a token less
+ *   only); open when half the bucket is gone or `tripAfter` came in a row
  * - `ok`: none in a row; an open circuit closes and refills, a closed one gains `ratio`
  * - `can`: closed → 1; open and the probe is due → 1, and the next probe moves on; else 0
  * - `wait`: ms until the next probe, or -1 when closed
@@ -31,9 +31,9 @@ local function save()
   if probe then redis.call('HSET', KEYS[1], 'probe_at', probe) else redis.call('HDEL', KEYS[1], 'probe_at') end
   redis.call('PEXPIRE', KEYS[1], ARGV[7])
 end
-if op == 'fail' then
+if op == 'fail' or op == 'fail-retry' then
   tokens = math.max(0, tokens - 1)
-  inrow = inrow + 1
+  if op == 'fail' then inrow = inrow + 1 end
   if not probe and (tokens <= max / 2 or inrow >= trip) then probe = now + interval end
   save()
   return string.format('%.17g', tokens)
@@ -57,7 +57,7 @@ return string.format('%.17g', tokens)
 
 const commandName = 'recourseRetryBudgetCircuit';
 
-export type CircuitOp = 'fail' | 'ok' | 'can' | 'wait' | 'tokens';
+export type CircuitOp = 'fail' | 'fail-retry' | 'ok' | 'can' | 'wait' | 'tokens';
 
 export interface CircuitSettings {
   maxTokens: number;

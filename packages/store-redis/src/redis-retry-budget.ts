@@ -10,7 +10,7 @@ import { defineCircuit } from './redis-retry-budget-script.js';
 /** A retry budget whose buckets live in Redis; every answer is a promise that never rejects. */
 export interface RedisRetryBudget extends RetryBudget {
   canRetry(dependency: string): Promise<boolean>;
-  recordFailure(dependency: string): Promise<void>;
+  recordFailure(dependency: string, attempt?: 'first' | 'retry'): Promise<void>;
   recordSuccess(dependency: string): Promise<void>;
   tokens(dependency: string): Promise<number>;
   retryInMs(dependency: string): Promise<number | undefined>;
@@ -89,10 +89,10 @@ export function createRedisRetryBudget(
         },
         () => local.retryInMs(dependency),
       ),
-    async recordFailure(dependency) {
-      local.recordFailure(dependency);
+    async recordFailure(dependency, attempt = 'first') {
+      local.recordFailure(dependency, attempt);
       await shared(
-        () => run(dependency, 'fail'),
+        () => run(dependency, attempt === 'first' ? 'fail' : 'fail-retry'),
         () => 0,
       );
     },

@@ -6,7 +6,10 @@ export interface RetryBudgetOptions {
   maxTokens?: number | undefined;
   /** Tokens a success returns. Default 0.1. */
   tokenRatio?: number | undefined;
-  /** Transient failures in a row (no success between) that open the circuit. Default 3. */
+  /**
+   * Calls in a row whose first attempt failed transiently (no success between) that open
+   * the circuit: a sign that the dependency, not one call, is in trouble. Default 2.
+   */
   tripAfter?: number | undefined;
   /** While open, one retry per interval probes the dependency. Default 2000 ms. */
   probeIntervalMs?: number | undefined;
@@ -26,7 +29,8 @@ export interface RetryBudgetOptions {
 export interface RetryBudget {
   /** True when a retry against `dependency` may be sent now (a probe counts as sent). */
   canRetry(dependency: string): boolean | Promise<boolean>;
-  recordFailure(dependency: string): void | Promise<void>;
+  /** `retry`: the failure of a retry, which spends a token but says nothing new about the dependency. */
+  recordFailure(dependency: string, attempt?: 'first' | 'retry'): void | Promise<void>;
   recordSuccess(dependency: string): void | Promise<void>;
   tokens(dependency: string): number | Promise<number>;
   /** When a refused retry may be allowed (the next probe), in ms; undefined: not known. */
@@ -36,7 +40,7 @@ export interface RetryBudget {
 /** The in-process budget: every answer is immediate. */
 export interface LocalRetryBudget extends RetryBudget {
   canRetry(dependency: string): boolean;
-  recordFailure(dependency: string): void;
+  recordFailure(dependency: string, attempt?: 'first' | 'retry'): void;
   recordSuccess(dependency: string): void;
   tokens(dependency: string): number;
   retryInMs(dependency: string): number | undefined;
@@ -59,7 +63,7 @@ export function resolveRetryBudgetOptions(
 ): ResolvedRetryBudgetOptions {
   const maxTokens = options.maxTokens ?? 10;
   const tokenRatio = options.tokenRatio ?? 0.1;
-  const tripAfter = options.tripAfter ?? 3;
+  const tripAfter = options.tripAfter ?? 2;
   const probeIntervalMs = options.probeIntervalMs ?? 2_000;
   if (!positive(maxTokens))
     throw new InvalidOptionsError(`${field}maxTokens`, 'must be a number > 0');
@@ -108,10 +112,10 @@ export function createRetryBudget(
       c.probeAt = now + probeIntervalMs; // this retry is the probe
       return true;
     },
-    recordFailure(dependency) {
+    recordFailure(dependency, attempt = 'first') {
       const c = circuit(dependency);
       c.tokens = Math.max(0, c.tokens - 1);
-      c.inRow += 1;
+      if (attempt === 'first') c.inRow += 1;
       if (c.probeAt === undefined && (c.tokens <= maxTokens / 2 || c.inRow >= tripAfter)) {
         c.probeAt = clock.now() + probeIntervalMs;
       }
@@ -174,12 +178,14 @@ export async function retryInMsOf(
 export function recordBudgetOutcome(
   budget: RetryBudget | undefined,
   dependency: string,
-  outcome: 'success' | 'failure',
+  outcome: 'success' | 'failure' | 'retry-failure',
 ): Promise<void> | undefined {
   if (!budget) return undefined;
   try {
     const answer =
-      outcome === 'success' ? budget.recordSuccess(dependency) : budget.recordFailure(dependency);
+      outcome === 'success'
+        ? budget.recordSuccess(dependency)
+        : budget.recordFailure(dependency, outcome === 'failure' ? 'first' : 'retry');
     if (answer && typeof (answer as Promise<void>).then === 'function') {
       // Throttling is advisory: losing one sample is better than failing the call.
       return (answer as Promise<void>).then(undefined, () => {});

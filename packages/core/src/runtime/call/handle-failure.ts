@@ -36,7 +36,11 @@ export async function handleFailure(
   // Only failures a retry could fix spend the dependency's budget (a 422 or a 403 says
   // nothing about its health). The budget is asked when a retry is about to be sent.
   if (classification.failureClass === 'TRANSIENT') {
-    await recordBudgetOutcome(run.budget, tool.dependency, 'failure');
+    await recordBudgetOutcome(
+      run.budget,
+      tool.dependency,
+      call.attempts > 1 ? 'retry-failure' : 'failure',
+    );
   }
   const fingerprint = failureFingerprint({
     tool: tool.name,

@@ -63,7 +63,9 @@ async function attemptModel<T>(
       if (signal?.aborted) throw error;
       const classification = parts.classify(error);
       const transient = classification.failureClass === 'TRANSIENT';
-      if (transient) await recordBudgetOutcome(parts.budget, 'model', 'failure');
+      if (transient) {
+        await recordBudgetOutcome(parts.budget, 'model', attempt > 1 ? 'retry-failure' : 'failure');
+      }
       const retryBudgetExhausted = transient && !(await canRetryWithin(parts.budget, 'model'));
       const decision = decideRecovery(
         {
