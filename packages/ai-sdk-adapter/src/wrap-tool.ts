@@ -1,4 +1,5 @@
 import { modelValue, type RecoveryRuntime } from '@recourse/core';
+import { withFailurePassthrough } from './failure-model-output.js';
 import { isMcpErrorResult, McpToolError, mcpErrorText } from './mcp-result.js';
 import { ToolCallFailedError } from './tool-call-failed-error.js';
 import { toFailureResult } from './tool-failure-result.js';
@@ -10,6 +11,15 @@ interface ExecuteOptions {
 }
 
 type Execute = (input: unknown, options: ExecuteOptions) => unknown;
+
+// On every wrapped copy: which tool it wraps, for which recovery and under which name.
+const wrappedMarker = Symbol.for('recourse.ai-sdk.wrapped-tool');
+
+interface WrappedMark {
+  original: unknown;
+  runtime: RecoveryRuntime;
+  toolName: string;
+}
 
 export interface WrapToolOptions {
   runtime: RecoveryRuntime;
@@ -26,9 +36,19 @@ export type FailureMode = 'result' | 'throw';
  * A copy of `tool` whose `execute` runs through the recovery runtime. The copy keeps the
  * prototype and every property descriptor (some fields are non-enumerable), so the SDK
  * sees the same tool. A tool without `execute` is returned as is.
+ *
+ * Wrapping is idempotent: a tool this recovery already wrapped under this name is returned
+ * as is, and a tool wrapped elsewhere is wrapped from its original. Two layers would claim
+ * the same key twice (the inner one waits for the outer, then reports it in flight) and
+ * the outer one would store the inner one's failure contract as the write's result.
  */
 export function wrapTool<T>(tool: T, options: WrapToolOptions): T {
   if (typeof tool !== 'object' || tool === null) return tool;
+  const mark = (tool as { [wrappedMarker]?: WrappedMark })[wrappedMarker];
+  if (mark) {
+    if (mark.runtime === options.runtime && mark.toolName === options.toolName) return tool;
+    return wrapTool(mark.original as T, options);
+  }
   const original = (tool as { execute?: unknown }).execute;
   if (typeof original !== 'function') return tool;
   const { runtime, toolName, onHandled, failureMode } = options;
@@ -62,6 +82,18 @@ export function wrapTool<T>(tool: T, options: WrapToolOptions): T {
     writable: true,
     enumerable: descriptors.execute?.enumerable ?? true,
     configurable: true,
+  };
+  const ownOutput = descriptors.toModelOutput?.value;
+  if (typeof ownOutput === 'function') {
+    descriptors.toModelOutput = {
+      value: withFailurePassthrough(ownOutput, tool),
+      writable: true,
+      enumerable: descriptors.toModelOutput?.enumerable ?? true,
+      configurable: true,
+    };
+  }
+  descriptors[wrappedMarker] = {
+    value: { original: tool, runtime, toolName } satisfies WrappedMark,
   };
   return Object.create(Object.getPrototypeOf(tool), descriptors) as T;
 }
