@@ -3,6 +3,7 @@ import {
   callContext,
   InvalidOptionsError,
   type RecoveryEvent,
+  type ToolCallInfo,
   type ToolPolicy,
 } from '@recourse/core';
 import { createFakeClock } from '@recourse/core/testing';
@@ -15,6 +16,10 @@ import { findRefund, postRefund } from './payments-service.js';
 import { contractOf, useMistakesServer } from './use-mistakes-server.js';
 
 const { provider, payments, chat } = useMistakesServer();
+
+type Reconcile = NonNullable<ToolPolicy['reconcile']>;
+const plainJs = (reconcile: (input: unknown, info: ToolCallInfo) => unknown) =>
+  reconcile as Reconcile;
 const kinds = await ledgerKinds();
 
 // The model asks for the refund, asks again with a new call id (it did not trust the first
@@ -78,22 +83,24 @@ describe.each(kinds.filter((k) => !k.unavailable))(
       });
     const ofType = (type: RecoveryEvent['type']) => events.filter((e) => e.type === type);
 
-    const badAnswers: [string, NonNullable<ToolPolicy['reconcile']>][] = [
-      // Each reads the service correctly and answers in the wrong shape.
+    // Each reads the service correctly and answers in the wrong shape (plain JavaScript:
+    // nothing checks the shape before recourse does).
+    const badAnswers: [string, Reconcile][] = [
       [
         'true',
-        (async (_i, { idempotencyKey }) => Boolean(await findRefund(idempotencyKey))) as never,
+        plainJs(async (_i, { idempotencyKey }) => Boolean(await findRefund(idempotencyKey))),
       ],
       [
         "'yes'",
-        (async (_i, { idempotencyKey }) =>
-          (await findRefund(idempotencyKey)) ? 'yes' : 'no') as never,
+        plainJs(async (_i, { idempotencyKey }) =>
+          (await findRefund(idempotencyKey)) ? 'yes' : 'no',
+        ),
       ],
       [
         '{ happend: true }',
-        (async (_i, { idempotencyKey }) => ({
+        plainJs(async (_i, { idempotencyKey }) => ({
           happend: Boolean(await findRefund(idempotencyKey)),
-        })) as never,
+        })),
       ],
     ];
     it.each(badAnswers)(

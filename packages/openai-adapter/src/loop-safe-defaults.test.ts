@@ -1,4 +1,10 @@
-import { type Ledger, MemoryLedger, type RecoveryEvent, type ToolPolicy } from '@recourse/core';
+import {
+  createConsoleTrace,
+  type Ledger,
+  MemoryLedger,
+  type RecoveryEvent,
+  type ToolPolicy,
+} from '@recourse/core';
 import { createFakeClock } from '@recourse/core/testing';
 import {
   createScriptedProvider,
@@ -280,5 +286,78 @@ describe.each(modes)('safe by default ($api, stream: $stream)', (mode) => {
       code: 'POISON',
       retry_same_action: false,
     });
+  });
+
+  it('the outcome names each recovery once; ATTEMPTS_EXHAUSTED vs DEPENDENCY_RETRY_BUDGET_EXHAUSTED', async () => {
+    const payments = createPayments('refuse');
+    provider.reset([
+      toolCall('refund_payment', refundArgs),
+      toolCall('refund_payment', refundArgs), // asked again: answered from the ledger
+      text('Refunded.'),
+    ]);
+    const ledger = new MemoryLedger();
+    const result = await run(
+      refundLoop(payments, { ledger, policies: { refund_payment: { sideEffects: true } } }),
+    );
+    expect(payments.applied).toHaveLength(1);
+    expect(result.outcome.recoveries).toEqual([
+      {
+        tool: 'refund_payment',
+        tool_call_id: 'call_1',
+        failure_class: 'TRANSIENT',
+        code: 'CONNECTION_REFUSED',
+        action: 'RETRY',
+        attempts: 2,
+      },
+    ]);
+    expect(result.outcome.summary).toContain('refund_payment (CONNECTION_REFUSED, retried)');
+    expect(result.outcome.completed_steps).toEqual(['refund_payment']);
+
+    const codes: unknown[] = [];
+    const starved = {
+      canRetry: () => false,
+      recordFailure: () => {},
+      recordSuccess: () => {},
+      tokens: () => 0,
+    };
+    for (const retry of [{ maxAttempts: 2 }, { budget: starved }]) {
+      const recovery = createRecovery({ runId: 'run-sd', random: () => 0, retry });
+      const tools = recovery.tools({
+        get_balance: {
+          inputSchema: z.object({ account: z.string() }),
+          execute: async (): Promise<string> => {
+            throw Object.assign(new Error('Service Unavailable'), { status: 503 });
+          },
+        },
+      });
+      provider.reset([toolCall('get_balance', { account: 'a-1' }), text('ok')]);
+      const balance = await run({ recovery, tools });
+      codes.push(contractFor(balance.conversation, 'call_1').code);
+    }
+    expect(codes).toEqual(['ATTEMPTS_EXHAUSTED', 'DEPENDENCY_RETRY_BUDGET_EXHAUSTED']);
+  });
+
+  it('createConsoleTrace prints the run: the call, the failure and its code, the decision, what the model was told', async () => {
+    const lines: string[] = [];
+    const payments = createPayments('lose-response');
+    provider.reset([toolCall('refund_payment', refundArgs), text('Refunded.')]);
+    await run(
+      refundLoop(payments, {
+        ledger: new MemoryLedger(),
+        onEvent: createConsoleTrace({ color: false, write: (line) => lines.push(line) }),
+      }),
+    );
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        '• refund_payment does not declare sideEffects: treated as a tool that may write',
+        expect.stringMatching(
+          /^→ refund_payment\(\{"paymentId":"p-42","amount":100\}\) {2}call_1$/,
+        ),
+        expect.stringMatching(/^ {2}✗ UNKNOWN_OUTCOME TIMEOUT: /),
+        expect.stringMatching(/^ {2}⇒ ABORT RECONCILE_BY_HAND: /),
+        expect.stringMatching(/^ {2}✎ model told: .*"code":"RECONCILE_BY_HAND"/),
+        '■ run stopped: FAILED (RECONCILE_BY_HAND)',
+      ]),
+    );
   });
 });
