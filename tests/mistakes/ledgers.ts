@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { type Ledger, MemoryLedger } from '@recourse/core';
 
 export const redisUrl = process.env.RECOURSE_REDIS_URL ?? 'redis://127.0.0.1:6379';
-export const postgresUrl = process.env.RECOURSE_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
+export const postgresUrl =
+  process.env.RECOURSE_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 
 /**
  * One ledger location, empty and unique to a test. `open()` gives a handle on it; a second
