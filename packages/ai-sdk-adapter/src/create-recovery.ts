@@ -38,7 +38,8 @@ export interface AiSdkRecoveryOptions extends RecoveryOptions {
   /**
    * A one-line console warning when `tools()` wraps no tool for a policy's name (a typo
    * there would silently turn a write into a tool without its policy). Default true; the
-   * `policy.unused` event is emitted either way.
+   * `policy.unused` event is emitted either way. Checked right after the `tools()` calls of
+   * the current job (a microtask later), once per policy.
    */
   warn?: boolean | undefined;
 }
@@ -109,6 +110,23 @@ export function createRecovery(options: AiSdkRecoveryOptions): AiSdkRecovery {
   const guidanceStep = createGuidanceStep();
   const escalation = escalationMode === 'approval' ? createEscalation(runtime) : undefined;
   const ownApprovalRules = new Map<string, NeedsApproval>();
+  // Policies naming no wrapped tool, checked once the current job is done, so that toolsets
+  // wrapped in several calls (`{ ...recovery.tools(a), ...recovery.tools(b) }`) count
+  // together; each such policy is reported once.
+  const reported = new Set<string>();
+  let reportPending = false;
+  const reportUnused = () => {
+    reportPending = false;
+    // Names already reported are passed as seen, so a later batch does not report them again.
+    for (const unused of runtime.registerTools([...toolNames, ...reported])) {
+      reported.add(unused.tool);
+      if (!warn) continue;
+      const meant = unused.suggestion ? ` (did you mean "${unused.suggestion}"?)` : '';
+      console.warn(
+        `recourse: policies.${unused.tool} names no wrapped tool${meant}; that policy applies to nothing. createRecovery({ warn: false }) silences this.`,
+      );
+    }
+  };
 
   const tools = <T extends Record<string, unknown>>(toolset: T, policies?: ToolPolicies<T>): T => {
     const wrapped: Record<string, unknown> = {};
@@ -135,12 +153,9 @@ export function createRecovery(options: AiSdkRecoveryOptions): AiSdkRecovery {
       });
       wrapped[name] = escalation ? withEscalation(recovered, name, escalation) : recovered;
     }
-    for (const unused of runtime.registerTools([...toolNames])) {
-      if (!warn) continue;
-      const meant = unused.suggestion ? ` (did you mean "${unused.suggestion}"?)` : '';
-      console.warn(
-        `recourse: policies.${unused.tool} names no wrapped tool${meant}; that policy applies to nothing. createRecovery({ warn: false }) silences this.`,
-      );
+    if (!reportPending) {
+      reportPending = true;
+      queueMicrotask(reportUnused);
     }
     return wrapped as T;
   };

@@ -281,4 +281,18 @@ describe('recovery.tools with a streaming tool (async *execute)', () => {
     expect(result).toBeInstanceOf(Promise);
     expect(await result).toBe('finished');
   });
+
+  it('wrapping is idempotent: the same recovery returns its copy, another recovery wraps the original', async () => {
+    const recovery = createRecovery({ runId: 'run-w3' });
+    const original = { execute: async () => callContext().runId };
+    const once = recovery.tools({ refund: original });
+    const twice = recovery.tools(once);
+    expect(twice.refund).toBe(once.refund);
+
+    const other = createRecovery({ runId: 'run-w4' });
+    const moved = other.tools(once);
+    const execute = moved.refund.execute as unknown as (i: unknown, o: unknown) => Promise<unknown>;
+    // One layer, the new recovery's: the call runs in its context, not nested in the first.
+    expect(await execute({}, { toolCallId: 'c1' })).toBe('run-w4');
+  });
 });

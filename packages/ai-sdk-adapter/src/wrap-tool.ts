@@ -1,4 +1,5 @@
 import { modelValue, type RecoveryRuntime } from '@recourse/core';
+import { withFailurePassthrough } from './failure-model-output.js';
 import { isMcpErrorResult, McpToolError, mcpErrorText } from './mcp-result.js';
 import { isAsyncGeneratorFunction, streamToolCall } from './stream-tool-call.js';
 import { ToolCallFailedError } from './tool-call-failed-error.js';
@@ -8,6 +9,15 @@ import { toFailureResult } from './tool-failure-result.js';
 interface ExecuteOptions {
   toolCallId?: string | undefined;
   abortSignal?: AbortSignal | undefined;
+}
+
+// On every wrapped copy: which tool it wraps, for which recovery and under which name.
+const wrappedMarker = Symbol.for('recourse.ai-sdk.wrapped-tool');
+
+interface WrappedMark {
+  original: unknown;
+  runtime: RecoveryRuntime;
+  toolName: string;
 }
 
 export interface WrapToolOptions {
@@ -30,9 +40,19 @@ export type FailureMode = 'result' | 'throw';
  * A streaming tool (`async *execute`) stays one: the wrapper is an async generator too,
  * and each value the tool yields reaches the SDK as it is yielded (its preliminary
  * results), while the runtime still sees one call whose result is the last value.
+ *
+ * Wrapping is idempotent: a tool this recovery already wrapped under this name is returned
+ * as is, and a tool wrapped elsewhere is wrapped from its original. Two layers would claim
+ * the same key twice (the inner one waits for the outer, then reports it in flight) and
+ * the outer one would store the inner one's failure contract as the write's result.
  */
 export function wrapTool<T>(tool: T, options: WrapToolOptions): T {
   if (typeof tool !== 'object' || tool === null) return tool;
+  const mark = (tool as { [wrappedMarker]?: WrappedMark })[wrappedMarker];
+  if (mark) {
+    if (mark.runtime === options.runtime && mark.toolName === options.toolName) return tool;
+    return wrapTool(mark.original as T, options);
+  }
   const original = (tool as { execute?: unknown }).execute;
   if (typeof original !== 'function') return tool;
   const { runtime, toolName, onHandled, failureMode } = options;
@@ -84,6 +104,18 @@ export function wrapTool<T>(tool: T, options: WrapToolOptions): T {
     writable: true,
     enumerable: descriptors.execute?.enumerable ?? true,
     configurable: true,
+  };
+  const ownOutput = descriptors.toModelOutput?.value;
+  if (typeof ownOutput === 'function') {
+    descriptors.toModelOutput = {
+      value: withFailurePassthrough(ownOutput, tool),
+      writable: true,
+      enumerable: descriptors.toModelOutput?.enumerable ?? true,
+      configurable: true,
+    };
+  }
+  descriptors[wrappedMarker] = {
+    value: { original: tool, runtime, toolName } satisfies WrappedMark,
   };
   return Object.create(Object.getPrototypeOf(tool), descriptors) as T;
 }

@@ -62,7 +62,11 @@ export interface OpenAIRecovery {
  * the SDK's own retries would multiply with them.
  */
 export interface OpenAIRecoveryOptions extends RecoveryOptions {
-  /** A one-line console warning when `tools()` defines no tool for a policy's name. Default true. */
+  /**
+   * A one-line console warning when `tools()` defines no tool for a policy's name. Default
+   * true; the `policy.unused` event is emitted either way. Checked right after the `tools()`
+   * calls of the current job (a microtask later), once per policy.
+   */
   warn?: boolean | undefined;
 }
 
@@ -70,18 +74,33 @@ export function createRecovery(options: OpenAIRecoveryOptions): OpenAIRecovery {
   validateRecoveryOptions(options, { warn: optionChecks.bool });
   const { warn = true, ...core } = options;
   const runtime = createRecoveryRuntime(core);
+  // Policies naming no defined tool, checked once the current job is done, so that tools
+  // defined in several calls count together; each such policy is reported once.
+  const defined = new Set<string>();
+  const reported = new Set<string>();
+  let reportPending = false;
+  const reportUnused = () => {
+    reportPending = false;
+    // Names already reported are passed as seen, so a later batch does not report them again.
+    for (const unused of runtime.registerTools([...defined, ...reported])) {
+      reported.add(unused.tool);
+      if (!warn) continue;
+      const meant = unused.suggestion ? ` (did you mean "${unused.suggestion}"?)` : '';
+      console.warn(
+        `recourse: policies.${unused.tool} names no defined tool${meant}; that policy applies to nothing. createRecovery({ warn: false }) silences this.`,
+      );
+    }
+  };
   const tools = ((definitions: Parameters<typeof defineTools>[0]) => {
     const set = defineTools(definitions);
     for (const [name, definition] of Object.entries(definitions)) {
       const policy = (definition as { policy?: ToolPolicy } | undefined)?.policy;
       if (policy !== undefined) runtime.declareTool(name, policy, 'own');
     }
-    for (const unused of runtime.registerTools(set.names)) {
-      if (!warn) continue;
-      const meant = unused.suggestion ? ` (did you mean "${unused.suggestion}"?)` : '';
-      console.warn(
-        `recourse: policies.${unused.tool} names no defined tool${meant}; that policy applies to nothing. createRecovery({ warn: false }) silences this.`,
-      );
+    for (const name of set.names) defined.add(name);
+    if (!reportPending) {
+      reportPending = true;
+      queueMicrotask(reportUnused);
     }
     return set;
   }) as typeof defineTools;

@@ -48,7 +48,11 @@ export { type ChatTurnResult, executeChatToolCalls } from './chat/execute-chat-t
 export { readChatStream } from './chat/read-chat-stream.js';
 export { type ChatStep, type RunChatParams, type RunChatResult, runChat } from './chat/run-chat.js';
 export type { CompiledTool, ParsedArguments } from './compile-tool.js';
-export { createRecovery, type OpenAIRecovery } from './create-recovery.js';
+export {
+  createRecovery,
+  type OpenAIRecovery,
+  type OpenAIRecoveryOptions,
+} from './create-recovery.js';
 export {
   type AnyRecoveryToolSet,
   defineTools,

@@ -6,6 +6,7 @@ import {
   type ToolCallResult,
 } from '@recourse/core';
 import type { AnyRecoveryToolSet } from './define-tools.js';
+import { modelText } from './model-text.js';
 import { NoSuchToolError } from './tool-errors.js';
 
 /** A function call as both APIs deliver it: id, name and the raw arguments string. */
@@ -83,11 +84,5 @@ export async function runToolCall(
 
 function toOutput(result: ToolCallResult): string {
   if (!result.ok) return contractText(result.contract);
-  const value = modelValue(result);
-  if (typeof value === 'string') return value;
-  try {
-    return JSON.stringify(value ?? null);
-  } catch {
-    return String(value);
-  }
+  return modelText(modelValue(result));
 }

@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Ledger, MemoryLedger } from '@recourse/core';
+
+export const redisUrl = process.env.RECOURSE_REDIS_URL ?? 'redis://127.0.0.1:6379';
+export const postgresUrl =
+  process.env.RECOURSE_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
+
+/**
+ * One ledger location, empty and unique to a test. `open()` gives a handle on it; a second
+ * `open()` is another process's handle, or this process after a restart: what the run
+ * learned must be there.
+ */
+export interface LedgerLocation {
+  open(): Promise<Ledger>;
+  /** Closes every handle opened and removes what the test left in the shared service. */
+  drop(): Promise<void>;
+}
+
+export interface LedgerKind {
+  name: 'memory' | 'sqlite' | 'redis' | 'postgres';
+  /** Undefined when the store cannot run on this branch: why not. */
+  unavailable?: string | undefined;
+  create(): LedgerLocation;
+}
+
+// A store that does not implement the current Ledger interface yet (methods of the run's
+// learned facts missing) cannot hold what these tests check: it is listed as unavailable.
+const factMethods = ['addRepair', 'getRepairs', 'addFact', 'listFacts'] as const;
+function missingMethods(prototype: object): string | undefined {
+  const missing = factMethods.filter(
+    (name) => typeof (prototype as Record<string, unknown>)[name] !== 'function',
+  );
+  return missing.length > 0
+    ? `not ported to the current Ledger interface (no ${missing.join(', ')})`
+    : undefined;
+}
+
+const uniqueId = () => randomUUID().replaceAll('-', '').slice(0, 12);
+
+function withHandles(
+  openOne: () => Ledger,
+  cleanUp: () => Promise<void> = async () => {},
+): LedgerLocation {
+  const handles: Ledger[] = [];
+  return {
+    async open() {
+      const ledger = openOne();
+      handles.push(ledger);
+      return ledger;
+    },
+    async drop() {
+      await Promise.all(handles.map((ledger) => ledger.close?.()));
+      await cleanUp();
+    },
+  };
+}
+
+const memory: LedgerKind = {
+  name: 'memory',
+  create() {
+    // Every handle of a memory ledger is the same object: a restart of the runtime, not of the store.
+    const ledger = new MemoryLedger();
+    return withHandles(() => ledger);
+  },
+};
+
+async function sqliteKind(): Promise<LedgerKind> {
+  const { SqliteLedger } = await import('@recourse/core/sqlite');
+  return {
+    name: 'sqlite',
+    unavailable: missingMethods(SqliteLedger.prototype),
+    create() {
+      const dir = mkdtempSync(join(tmpdir(), 'recourse-mistakes-'));
+      const path = join(dir, 'ledger.db');
+      return withHandles(
+        (): Ledger => new SqliteLedger({ path }),
+        async () => rmSync(dir, { recursive: true, force: true }),
+      );
+    },
+  };
+}
+
+async function redisKind(): Promise<LedgerKind> {
+  const { RedisLedger } = await import('@recourse/store-redis');
+  return {
+    name: 'redis',
+    unavailable: missingMethods(RedisLedger.prototype),
+    create() {
+      const keyPrefix = `recourse-mistakes:${uniqueId()}:`;
+      return withHandles(
+        (): Ledger => new RedisLedger({ url: redisUrl, keyPrefix }),
+        async () => {
+          const { Redis } = await import('ioredis');
+          const client = new Redis(redisUrl);
+          try {
+            const keys = await client.keys(`${keyPrefix}*`);
+            if (keys.length > 0) await client.del(...keys);
+          } finally {
+            client.disconnect();
+          }
+        },
+      );
+    },
+  };
+}
+
+async function postgresKind(): Promise<LedgerKind> {
+  const { PostgresLedger } = await import('@recourse/store-postgres');
+  return {
+    name: 'postgres',
+    unavailable: missingMethods(PostgresLedger.prototype),
+    create() {
+      const table = `mistakes_${uniqueId()}`;
+      return withHandles(
+        (): Ledger => new PostgresLedger({ connectionString: postgresUrl, table }),
+        async () => {
+          const { default: pg } = await import('pg');
+          const client = new pg.Client({ connectionString: postgresUrl });
+          await client.connect();
+          try {
+            // The store's own tables all start with its table name.
+            const { rows } = await client.query<{ tablename: string }>(
+              "SELECT tablename FROM pg_tables WHERE tablename LIKE $1 || '%'",
+              [table],
+            );
+            for (const { tablename } of rows)
+              await client.query(`DROP TABLE IF EXISTS "${tablename}"`);
+          } finally {
+            await client.end();
+          }
+        },
+      );
+    },
+  };
+}
+
+/** A store whose module cannot even load on this branch is unavailable too, with the error. */
+async function load(name: LedgerKind['name'], kind: () => Promise<LedgerKind>) {
+  try {
+    return await kind();
+  } catch (error) {
+    return {
+      name,
+      unavailable: `its module does not load: ${(error as Error).message}`,
+      create: () => {
+        throw new Error(`${name} ledger unavailable`);
+      },
+    } satisfies LedgerKind;
+  }
+}
+
+/** The memory, SQLite, Redis and PostgreSQL ledgers, each marked when it cannot run here. */
+export async function ledgerKinds(): Promise<LedgerKind[]> {
+  return [
+    memory,
+    await load('sqlite', sqliteKind),
+    await load('redis', redisKind),
+    await load('postgres', postgresKind),
+  ];
+}
