@@ -513,11 +513,10 @@ describe('mistakes recourse cannot see: the user’s declaration wins', () => {
   });
 });
 
-// Each of these refunds a card twice, or leaves the model without a contract, today. They
-// state what should happen and are expected to fail until the core is fixed; remove
-// `.fails` then.
-describe('known gaps (expected to fail until fixed in the core)', () => {
-  it.fails('a write whose tool aborts its own request after it landed (its own AbortController timer): in doubt, not re-sent when the model asks again', async () => {
+// Each of these refunded a card twice, or left the model without a contract, until the
+// core was fixed; they stay as regression tests.
+describe('gaps found by these tests, now closed', () => {
+  it('a write whose tool aborts its own request after it landed (its own AbortController timer): in doubt, not re-sent when the model asks again', async () => {
     payments.script('applied-then-hang');
     let controller: AbortController | undefined;
     payments.onApplied = () => controller?.abort(); // the tool's own 5 s timer fires
@@ -535,7 +534,7 @@ describe('known gaps (expected to fail until fixed in the core)', () => {
     expect(payments.applied).toHaveLength(1); // today: 2 (ABORTED is PERMANENT, the key is released)
   });
 
-  it.fails('a run cancelled while its refund is in flight, then run again: the refund stays in doubt, not re-sent', async () => {
+  it('a run cancelled while its refund is in flight, then run again: the refund stays in doubt, not re-sent', async () => {
     const ledger = new MemoryLedger();
     const options = { runId: 'run-g2', ledger, policies: { refund_payment: write } };
     const controller = new AbortController();
@@ -557,7 +556,7 @@ describe('known gaps (expected to fail until fixed in the core)', () => {
     expect(payments.applied).toHaveLength(1); // today: 2 (the claim was released, not marked uncertain)
   });
 
-  it.fails('a key function that throws: the model gets a recovery contract and the outcome lists the failure', async () => {
+  it('a key function that throws: the model gets a recovery contract and the outcome lists the failure', async () => {
     provider.reset(askOnce());
     const recovery = createRecovery({
       runId: 'run-g3',
@@ -571,7 +570,7 @@ describe('known gaps (expected to fail until fixed in the core)', () => {
     expect(recovery.outcome().status).not.toBe('COMPLETED');
   });
 
-  it.fails('a reconcile that never settles does not hang the run: the deadline bounds it too (RECONCILE_FAILED)', async () => {
+  it('a reconcile that never settles does not hang the run: the deadline bounds it too (RECONCILE_FAILED)', async () => {
     const clock = createFakeClock();
     payments.script('applied-then-504');
     provider.reset(askOnce());

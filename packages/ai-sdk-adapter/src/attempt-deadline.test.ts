@@ -160,10 +160,9 @@ describe('a per-attempt deadline: a tool that never settles does not hang the ru
     expect(recovery.outcome().failures).toEqual([]);
   });
 
-  // With a deadline the attempt is raced against it, but not against the caller's abort: a
-  // tool that ignores its signal keeps the cancelled run waiting until the deadline (here a
-  // minute of a clock nobody advances). Remove `.fails` once the race includes the abort.
-  it.fails("the run's own abort ends the run at once, even when the tool ignores its signal", async () => {
+  // With a deadline the attempt is raced against it and against the caller's abort: a tool
+  // that ignores its signal cannot keep a cancelled run waiting until the deadline.
+  it("the run's own abort ends the run at once, even when the tool ignores its signal", async () => {
     provider.reset([toolCall('get_order', { id: 'o-1' }), text('done')]);
     const clock = createFakeClock();
     const order = hangingOnce('never');

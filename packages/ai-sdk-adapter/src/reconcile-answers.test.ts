@@ -99,10 +99,9 @@ describe('a reconcile answer that is not { happened: boolean } proves nothing', 
     },
   );
 
-  // The write's outcome is unknown whatever the reconcile threw; today the contract carries
-  // the class of the reconcile's own error (PERMANENT for a plain Error), while its guidance
-  // says "the outcome is unknown". Remove `.fails` once the class is UNKNOWN_OUTCOME.
-  it.fails.each(answers.filter(([, , throws]) => throws))(
+  // The write's outcome is unknown whatever the reconcile threw: the contract says so, not
+  // the class of the reconcile's own error.
+  it.each(answers.filter(([, , throws]) => throws))(
     '%s: the contract says UNKNOWN_OUTCOME, like every other invalid answer',
     async (_label, answer) => {
       provider.reset([toolCall('refund_payment', refundArgs), text('done')]);

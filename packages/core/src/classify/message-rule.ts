@@ -32,7 +32,10 @@ const byMessage: ReadonlyArray<readonly [RegExp, Verdict]> = [
   [/version mismatch|etag mismatch|version conflict/i, verdict('STALE_STATE', 'CONFLICT')],
   [/card (?:was )?declined|payment required/i, verdict('PERMANENT', 'PAYMENT_REQUIRED')],
   [/not supported|unsupported operation|not implemented/i, verdict('PERMANENT', 'NOT_SUPPORTED')],
-  [/request was aborted|operation was aborted/i, verdict('PERMANENT', 'ABORTED')],
+  [
+    /request was aborted|operation was aborted/i,
+    { ...verdict('PERMANENT', 'ABORTED'), ambiguous: true },
+  ],
 ];
 
 /** The table's answer from message text alone, first matching pattern across all messages. */

@@ -21,7 +21,9 @@ const byName: ReadonlyArray<readonly [string, Verdict]> = [
   ['AI_NoSuchModelError', verdict('PERMANENT', 'NOT_FOUND')],
 ];
 
-const aborted = verdict('PERMANENT', 'ABORTED');
+// Not the caller's abort (that one is rethrown before anything classifies it): the tool
+// gave up on its own request, which may have landed — in doubt for a write.
+const aborted = { ...verdict('PERMANENT', 'ABORTED'), ambiguous: true };
 
 /** The table's answer for the error names found in a cause chain. */
 export function classifyNames(names: readonly string[]): Verdict | undefined {

@@ -194,7 +194,7 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
     const result = concluder.conclude(call, ending);
     call.span?.end(ending, {
       attempts: call.attempts,
-      key: tool.claims ? call.key : undefined,
+      key: tool.claims ? call.knownKey || undefined : undefined,
       recovered:
         call.firstFailure && call.recoveredBy
           ? { failureClass: call.firstFailure.failureClass, action: call.recoveredBy }

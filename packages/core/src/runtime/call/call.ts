@@ -89,13 +89,22 @@ export class Call {
     return `${this.tool.name}:${this.payloadHash}`;
   }
 
+  /** The key when it can be had (a throwing key function leaves it empty). */
+  get knownKey(): string {
+    try {
+      return this.key;
+    } catch {
+      return '';
+    }
+  }
+
   /** The fields every event of this call carries. */
   base() {
     return {
       runId: this.run.runId,
       tool: this.tool.name,
       toolCallId: this.request.toolCallId,
-      idempotencyKey: this.tool.claims ? this.key : '',
+      idempotencyKey: this.tool.claims ? this.knownKey : '',
       at: this.run.clock.now(),
     };
   }

@@ -1,5 +1,5 @@
 import { recordBudgetOutcome } from '../../policy/retry-budget.js';
-import type { Classification } from '../../types.js';
+import type { Classification, Decision } from '../../types.js';
 import type { Call } from './call.js';
 import type { CallEnding } from './call-ending.js';
 import { claimWrite } from './claim-write.js';
@@ -19,6 +19,8 @@ export function executeCall(call: Call): Promise<CallEnding> {
 }
 
 async function executeClaimed(call: Call): Promise<CallEnding> {
+  const unkeyed = keyFailure(call);
+  if (unkeyed) return unkeyed;
   const claimed = await claimWrite(call);
   if (claimed) return claimed;
   try {
@@ -54,7 +56,11 @@ async function attempt(call: Call): Promise<CallEnding> {
         return call.token === undefined ? succeeded(call, value) : await settleSuccess(call, value);
       ending = await handleFailure(call, rejected.error, rejected.classification);
     } catch (error) {
-      if (isCallerAbort(error, request.signal)) throw error;
+      if (isCallerAbort(error, request.signal)) {
+        // Cancelled mid-attempt: a write may have landed, so its key stays in doubt.
+        if (call.tool.claims) call.inDoubt = true;
+        throw error;
+      }
       ending = await handleFailure(call, error);
     }
     if (ending) return ending;
@@ -115,6 +121,27 @@ function checkResult(
     message: call.run.classify(new Error(String(verdict.message))).message,
   };
   return { error: verdict, classification };
+}
+
+/** A policy `key` function that throws: nothing is sent, and the model is told why. */
+function keyFailure(call: Call): CallEnding | undefined {
+  try {
+    void call.key;
+    return undefined;
+  } catch (error) {
+    const classification: Classification = {
+      failureClass: 'PERMANENT',
+      code: 'KEY_FUNCTION_FAILED',
+      message: call.run.classify(error).message,
+    };
+    const decision: Decision = {
+      action: 'ABORT',
+      code: 'KEY_FUNCTION_FAILED',
+      reason: "the tool's key function threw, so the write has no idempotency key: not sent",
+      terminal: true,
+    };
+    return { ok: false, classification, decision, error, inDoubt: false };
+  }
 }
 
 function isCallerAbort(error: unknown, signal: AbortSignal | undefined): boolean {

@@ -27,7 +27,7 @@ export function failure(
     ...(details.error === undefined ? {} : { error: details.error }),
     ...(call.attempts > 0 ? { attempts: call.attempts } : {}),
     ...(details.repairAttempts === undefined ? {} : { repairAttempts: details.repairAttempts }),
-    ...(call.tool.claims ? { key: call.key } : {}),
+    ...(call.tool.claims && call.knownKey ? { key: call.knownKey } : {}),
     ...(details.status ? { status: details.status } : {}),
     ...(details.stop ? { stop: details.stop } : {}),
   };

@@ -1,9 +1,15 @@
+import { AttemptTimeoutError } from '../../errors.js';
 import type { Classification } from '../../types.js';
 import type { Call } from './call.js';
 import type { CallEnding } from './call-ending.js';
 import { decideForCall } from './decide-for-call.js';
 import { failure } from './fail-call.js';
 import { serialiseResult } from './serialise-result.js';
+
+/** How long a reconcile read may take when the tool sets no `timeoutMs`. */
+export const defaultReconcileTimeoutMs = 30_000;
+
+const settledReason = new Error('reconcile settled');
 
 export type ReconcileAnswer =
   | { happened: true; result: unknown }
@@ -18,16 +24,35 @@ export type ReconcileAnswer =
  */
 export async function askReconcile(call: Call): Promise<ReconcileAnswer> {
   const { run, tool, request } = call;
+  const limitMs = tool.timeoutMs ?? defaultReconcileTimeoutMs;
+  const stop = new AbortController();
   let answer: unknown;
   try {
-    answer = await tool.policy.reconcile!(request.input, {
-      runId: run.runId,
-      toolName: tool.name,
-      idempotencyKey: call.key,
-    });
+    const read = Promise.resolve(
+      tool.policy.reconcile!(request.input, {
+        runId: run.runId,
+        toolName: tool.name,
+        idempotencyKey: call.key,
+      }),
+    );
+    read.catch(() => {}); // an abandoned read must not become an unhandled rejection
+    // A read that never settles must not hang the run: past the deadline it proves nothing.
+    const expired = run.clock.sleep(limitMs, stop.signal).then(
+      () => {
+        throw new AttemptTimeoutError(`${tool.name} reconcile`, limitMs);
+      },
+      () => undefined,
+    );
+    answer = await Promise.race([read, expired]);
   } catch (error) {
     const read = run.classify(error);
-    return { invalid: { ...read, code: 'RECONCILE_FAILED' }, error };
+    // Whatever the read's own failure was, what it leaves is a write in doubt.
+    return {
+      invalid: { ...read, failureClass: 'UNKNOWN_OUTCOME', code: 'RECONCILE_FAILED' },
+      error,
+    };
+  } finally {
+    stop.abort(settledReason);
   }
   const happened =
     typeof answer === 'object' && answer !== null

@@ -41,8 +41,21 @@ async function withDeadline(call: Call, context: CallContext, timeoutMs: number)
   const attempt = Promise.resolve().then(() => (call.span ? call.span.run(execute) : execute()));
   // Whatever the abandoned attempt does later must not become an unhandled rejection.
   attempt.catch(() => {});
+  // The caller's abort ends the attempt at once too, even one that ignores its signal.
+  const cancelled = request.signal
+    ? new Promise<never>((_, reject) => {
+        const signal = request.signal!;
+        if (signal.aborted) reject(signal.reason);
+        else
+          signal.addEventListener('abort', () => reject(signal.reason), {
+            once: true,
+            signal: timer.signal,
+          });
+      })
+    : undefined;
+  cancelled?.catch(() => {});
   try {
-    return await Promise.race([attempt, expired]);
+    return await Promise.race(cancelled ? [attempt, expired, cancelled] : [attempt, expired]);
   } finally {
     timer.abort(settled);
   }

@@ -119,7 +119,7 @@ export function createConcluder(parts: ConcludeParts): Concluder {
       runId,
       tool,
       toolCallId: call.request.toolCallId,
-      idempotencyKey: call.tool.claims ? call.key : '',
+      idempotencyKey: call.tool.claims ? call.knownKey : '',
     };
     if (refusal) {
       if (refusal.block) {
