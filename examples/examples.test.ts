@@ -160,10 +160,9 @@ describe.skipIf(process.env.OPENAI_API_KEY)('examples (offline)', () => {
       'checkout.spec.ts (serial)',
     ]);
     expect(outcome.status).toBe('COMPLETED');
-    // Today the refused request opens a plan version too (v2 → v3).
+    // The poison opened plan v2; the refused repeat did not open another.
     expect(outcome.plan.history.map((h) => h.invalidated_by.observation)).toEqual([
-      'run_tests TEST_FAILED',
-      'run_tests POISON',
+      'run_tests TEST_FAILED «FAIL orders.total expected 3 received 5 (line 42)»',
     ]);
   });
 
@@ -177,15 +176,16 @@ describe.skipIf(process.env.OPENAI_API_KEY)('examples (offline)', () => {
           invalidated_by: {
             tool: 'find_deployments',
             code: 'HYPOTHESIS_DISPROVED',
-            observation: 'find_deployments HYPOTHESIS_DISPROVED',
+            observation:
+              'find_deployments HYPOTHESIS_DISPROVED «no deployment of checkout since 13:30: the deployment hypothesis is disproved»',
           },
         },
       ],
     });
     expect(queries).toEqual(['deployments checkout', 'metrics db_pool_in_use']);
     expect(text).toContain('database pool is exhausted');
-    // Today a replanned step counts as unresolved: the run is PARTIAL_RESULT, not COMPLETED.
-    expect(outcome).toMatchObject({ status: 'PARTIAL_RESULT', reason: 'UNRESOLVED_FAILURES' });
+    // The disproved hypothesis was the evidence, and plan v2 completed: the run is COMPLETED.
+    expect(outcome).toMatchObject({ status: 'COMPLETED' });
   });
 
   it('observability: the fallback is explicit PARTIAL_RESULT, for the model and in the outcome', async () => {
@@ -322,7 +322,7 @@ describe.skipIf(process.env.OPENAI_API_KEY)('examples (offline)', () => {
         'run_tests: VALIDATION/TEST_FAILED → REPAIR',
         'run_tests: VALIDATION/TEST_FAILED → REPAIR',
         'run_tests: VALIDATION/TEST_FAILED → REPLAN (POISON)',
-        'run_tests: refused before it ran (POISON)',
+        'run_tests: blocked (POISON)',
       ],
     ],
     ['incident', runIncidentExample, ['find_deployments: PERMANENT/HYPOTHESIS_DISPROVED → REPLAN']],
@@ -369,6 +369,7 @@ describe.skipIf(process.env.OPENAI_API_KEY)('examples (offline)', () => {
       [
         'charge_card: UNKNOWN_OUTCOME/TIMEOUT → RECONCILE',
         'charge_card: reconciled (not landed)',
+        'charge_card: UNKNOWN_OUTCOME/TIMEOUT → RETRY',
         'charge_card: PERMANENT/PAYMENT_REQUIRED → REPLAN',
         'charge_card: PERMANENT/PAYMENT_REQUIRED → REPLAN',
         'charge_card: PERMANENT/PAYMENT_REQUIRED → ABORT (POISON)',

@@ -114,15 +114,16 @@ describe('classifyFailure on real network failures (undici fetch)', () => {
     }
   });
 
-  it('the caller aborting is PERMANENT / ABORTED, not a crash', async () => {
+  it('an abort outside recourse is ABORTED, not a crash: PERMANENT for a read, in doubt for a write', async () => {
     const port = await listen(() => {});
     const controller = new AbortController();
     const pending = rejection(fetch(`http://127.0.0.1:${port}/`, { signal: controller.signal }));
     controller.abort();
     const error = await pending;
     expect((error as Error).name).toBe('AbortError');
+    expect(classifyFailure(error)).toMatchObject({ failureClass: 'PERMANENT', code: 'ABORTED' });
     expect(classifyFailure(error, { sideEffects: true })).toMatchObject({
-      failureClass: 'PERMANENT',
+      failureClass: 'UNKNOWN_OUTCOME',
       code: 'ABORTED',
     });
   });

@@ -86,6 +86,9 @@ function guidanceFor(input: ContractInput, status: RecoveryContract['status']): 
   }
   switch (decision.action) {
     case 'REPAIR': {
+      if (classification.source === 'check') {
+        return `${tool} ran, and its result says it did not do the job (${classification.code}). Change what produced that result before calling ${tool} again; the same call will give the same result.`;
+      }
       const named = safeField(classification.field);
       const field = named ? ` (field "${named}")` : '';
       return `The arguments of ${tool} were rejected${field}. Correct them before calling ${tool} again; the same arguments will fail the same way.`;

@@ -31,5 +31,8 @@ export async function guardCall(
   const decision = decideForCall(call, classification, {
     repairAttempts: Number.POSITIVE_INFINITY,
   });
-  return failure(call, classification, decision);
+  return {
+    ...failure(call, classification, decision),
+    refusal: { resource: '(quarantined)', block: false, counted: true },
+  };
 }

@@ -89,11 +89,19 @@ describe('versioned replanning', () => {
       history: [
         {
           version: 1,
-          invalidated_by: { tool: 'query', code: 'NOT_FOUND', observation: 'query NOT_FOUND' },
+          invalidated_by: {
+            tool: 'query',
+            code: 'NOT_FOUND',
+            observation: 'query NOT_FOUND «no such dashboard»',
+          },
         },
         {
           version: 2,
-          invalidated_by: { tool: 'query', code: 'NOT_FOUND', observation: 'query NOT_FOUND' },
+          invalidated_by: {
+            tool: 'query',
+            code: 'NOT_FOUND',
+            observation: 'query NOT_FOUND «no such dashboard»',
+          },
         },
       ],
     });

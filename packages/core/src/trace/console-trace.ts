@@ -98,6 +98,13 @@ export function createConsoleTrace(options: ConsoleTraceOptions = {}): ConsoleTr
         : {}),
       ...(outcome.blocked ? { blocked: outcome.blocked.map((b) => b.resource) } : {}),
       ...(outcome.plan.version > 1 ? { plan_version: outcome.plan.version } : {}),
+      ...(outcome.compensated
+        ? {
+            compensated: outcome.compensated,
+            failed: outcome.failed,
+            not_compensable: outcome.not_compensable,
+          }
+        : {}),
     };
     write(paint('dim', `  ${json(details)}`));
   };
@@ -135,7 +142,7 @@ function describe(
     case 'result.unstorable':
       return `  ${paint('yellow', '! result not stored:')} ${event.reason}; duplicates will be told to re-read`;
     case 'fallback.used':
-      return `  ${paint('yellow', '⇒ FALLBACK')} ${paint('dim', event.reason)}`;
+      return undefined; // the decision line said FALLBACK; the success line says degraded
     case 'compensation.finished':
       return `  ${paint(event.status === 'compensated' ? 'green' : 'red', `↶ compensation ${event.status}`)}`;
     case 'policy.undeclared':

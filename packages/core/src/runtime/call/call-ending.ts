@@ -22,8 +22,11 @@ export interface CallFailureEnding {
   key?: string | undefined;
   /** The write may have landed: it stays in doubt. */
   inDoubt: boolean;
-  /** Refused before it ran: the closed resource, and whether it is a block to record. */
-  refusal?: { resource: string; block: boolean } | undefined;
+  /**
+   * Refused before it ran: the closed resource; `block` records it as a block (a closed
+   * resource), `counted` as a failure the model was told (a quarantined operation).
+   */
+  refusal?: { resource: string; block: boolean; counted?: boolean | undefined } | undefined;
   /** The contract's status when not the usual FAILED/BLOCKED. */
   status?: 'IN_FLIGHT' | undefined;
   /** The run stops because of this. */

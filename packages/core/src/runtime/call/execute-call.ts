@@ -119,6 +119,7 @@ function checkResult(
     failureClass: verdict.failureClass ?? 'VALIDATION',
     code: typeof verdict.code === 'string' && verdict.code ? verdict.code : 'CHECK_FAILED',
     message: call.run.classify(new Error(String(verdict.message))).message,
+    source: 'check',
   };
   return { error: verdict, classification };
 }

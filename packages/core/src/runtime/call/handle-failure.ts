@@ -5,7 +5,7 @@ import { resourcesOf } from '../access/access-control.js';
 import { denialId } from '../run/run-memory.js';
 import type { Call } from './call.js';
 import type { CallEnding } from './call-ending.js';
-import { decideForCall } from './decide-for-call.js';
+import { decideForCall, type MomentFacts } from './decide-for-call.js';
 import { failure } from './fail-call.js';
 import { askReconcile, settleReconcile } from './resolve-doubt.js';
 import { useFallback } from './use-fallback.js';
@@ -48,24 +48,29 @@ export async function handleFailure(
     classification,
   });
   const repairAttempts = await run.memory.repairs(fingerprint);
-  let decision = decideForCall(call, classification, { repairAttempts });
   let reconciled: 'not_happened' | undefined;
-  if (run.emitter.active) {
-    run.emitter.emit({
-      ...call.base(),
-      type: 'decision.made',
-      attempt: call.attempts,
-      decision,
-      fingerprint,
-      repairAttempts,
-    });
-  }
+  // Every decision of this failure goes through here: the policy, then the event saying so.
+  const decide = (facts: MomentFacts = {}): Decision => {
+    const made = decideForCall(call, classification, { repairAttempts, reconciled, ...facts });
+    if (run.emitter.active) {
+      run.emitter.emit({
+        ...call.base(),
+        type: 'decision.made',
+        attempt: call.attempts,
+        decision: made,
+        fingerprint,
+        repairAttempts,
+      });
+    }
+    return made;
+  };
+  let decision = decide();
   if (decision.action === 'RECONCILE') {
     const answer = await askReconcile(call);
     if ('invalid' in answer || answer.happened) return settleReconcile(call, answer);
     await settleReconcile(call, answer); // did not happen: no longer in doubt
     reconciled = 'not_happened';
-    decision = decideForCall(call, classification, { repairAttempts, reconciled });
+    decision = decide();
   }
   for (;;) {
     if (decision.action !== 'RETRY' && decision.action !== 'REPLAY') break;
@@ -75,12 +80,7 @@ export async function handleFailure(
     // refused, the policy says whether to wait for the next probe or to stop.
     if (await canRetryWithin(run.budget, tool.dependency)) return undefined;
     const retryBudgetWaitMs = await retryInMsOf(run.budget, tool.dependency);
-    decision = decideForCall(call, classification, {
-      repairAttempts,
-      retryBudgetExhausted: true,
-      retryBudgetWaitMs,
-      reconciled,
-    });
+    decision = decide({ retryBudgetExhausted: true, retryBudgetWaitMs });
   }
   switch (decision.action) {
     case 'FALLBACK':

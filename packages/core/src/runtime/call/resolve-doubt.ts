@@ -6,9 +6,6 @@ import { decideForCall } from './decide-for-call.js';
 import { failure } from './fail-call.js';
 import { serialiseResult } from './serialise-result.js';
 
-/** How long a reconcile read may take when the tool sets no `timeoutMs`. */
-export const defaultReconcileTimeoutMs = 30_000;
-
 const settledReason = new Error('reconcile settled');
 
 export type ReconcileAnswer =
@@ -24,7 +21,7 @@ export type ReconcileAnswer =
  */
 export async function askReconcile(call: Call): Promise<ReconcileAnswer> {
   const { run, tool, request } = call;
-  const limitMs = tool.timeoutMs ?? defaultReconcileTimeoutMs;
+  const limitMs = tool.timeoutMs;
   const stop = new AbortController();
   let answer: unknown;
   try {
@@ -36,14 +33,18 @@ export async function askReconcile(call: Call): Promise<ReconcileAnswer> {
       }),
     );
     read.catch(() => {}); // an abandoned read must not become an unhandled rejection
-    // A read that never settles must not hang the run: past the deadline it proves nothing.
-    const expired = run.clock.sleep(limitMs, stop.signal).then(
-      () => {
-        throw new AttemptTimeoutError(`${tool.name} reconcile`, limitMs);
-      },
-      () => undefined,
-    );
-    answer = await Promise.race([read, expired]);
+    // With a deadline (the tool's `timeoutMs`), a read that never settles cannot hang the
+    // run: past the deadline it proves nothing.
+    const expired =
+      limitMs === undefined
+        ? undefined
+        : run.clock.sleep(limitMs, stop.signal).then(
+            () => {
+              throw new AttemptTimeoutError(`${tool.name} reconcile`, limitMs);
+            },
+            () => undefined,
+          );
+    answer = await (expired ? Promise.race([read, expired]) : read);
   } catch (error) {
     const read = run.classify(error);
     // Whatever the read's own failure was, what it leaves is a write in doubt.

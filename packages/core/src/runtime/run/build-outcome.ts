@@ -18,7 +18,7 @@ export function buildOutcome(run: RunSnapshot, nextPossibleAction: string): Outc
         }
       : {}),
   };
-  const saved = describeRecoveries(run.recoveries);
+  const saved = describeRecoveries(run.recoveries) + describeCompensation(run);
   if (run.terminal) {
     const { status, reason, tool } = run.terminal;
     const blocked = status === 'BLOCKED';
@@ -82,6 +82,17 @@ function describeRecoveries(recoveries: readonly Recovery[]): string {
   const more = recoveries.length > 5 ? ` and ${recoveries.length - 5} more` : '';
   const calls = recoveries.length === 1 ? 'call' : 'calls';
   return ` recourse recovered ${recoveries.length} failed ${calls}: ${shown.join(', ')}${more}.`;
+}
+
+function describeCompensation(run: RunSnapshot): string {
+  const done = run.compensation;
+  if (!done) return '';
+  const parts = [
+    done.compensated.length ? `undone: ${done.compensated.join(', ')}` : '',
+    done.failed.length ? `not undone (failed): ${done.failed.join(', ')}` : '',
+    done.notCompensable.length ? `no compensation: ${done.notCompensable.join(', ')}` : '',
+  ].filter(Boolean);
+  return parts.length ? ` Compensation — ${parts.join('; ')}.` : '';
 }
 
 function describeDoubt(run: RunSnapshot): string {

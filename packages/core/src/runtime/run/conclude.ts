@@ -1,3 +1,4 @@
+import { quoteAsData } from '../../classify/quote-as-data.js';
 import type { Recovery } from '../../contract/outcome.js';
 import { buildContract, type RecoveryContract } from '../../contract/recovery-contract.js';
 import type { Classification, Decision } from '../../types.js';
@@ -81,11 +82,15 @@ export function createConcluder(parts: ConcludeParts): Concluder {
     if (ending.stop) stop(ending.stop);
     const { classification, decision } = ending;
     let plan: { from: number; to: number; observation: string } | undefined;
-    if (decision.action === 'REPLAN') {
+    const refusal = ending.refusal;
+    // A refusal of a quarantined operation repeats a poison the plan already answered.
+    if (decision.action === 'REPLAN' && !refusal) {
       const from = state.planVersion;
-      const observation = `${tool} ${classification.code}`;
+      const observation = observationOf(tool, classification);
       state.dispatch({ type: 'replanned', tool, code: classification.code, observation });
-      plan = { from, to: state.planVersion, observation };
+      // The model is told what invalidated the plan by tool and code only: the failing
+      // system's own words reach it solely inside `error_detail`, quoted.
+      plan = { from, to: state.planVersion, observation: `${tool} ${classification.code}` };
       if (emitter.active) {
         emitter.emit({
           type: 'plan.replanned',
@@ -100,7 +105,6 @@ export function createConcluder(parts: ConcludeParts): Concluder {
       }
     }
     const denied = decision.code === 'AUTHORIZATION_DENIED';
-    const refusal = ending.refusal;
     const contract: RecoveryContract = buildContract({
       tool,
       decision,
@@ -138,7 +142,8 @@ export function createConcluder(parts: ConcludeParts): Concluder {
           at: parts.now(),
         });
       }
-    } else {
+    }
+    if (!refusal || refusal.counted) {
       state.dispatch({
         type: 'failed',
         tool,
@@ -174,6 +179,17 @@ export function createConcluder(parts: ConcludeParts): Concluder {
   };
 
   return { conclude, stop, modelFailed };
+}
+
+/** What invalidated a plan: the tool, the code and the failing system's words, as data. */
+function observationOf(tool: string, classification: Classification): string {
+  const words =
+    classification.message.length > 120
+      ? `${classification.message.slice(0, 119)}…`
+      : classification.message;
+  return words
+    ? `${tool} ${classification.code} ${quoteAsData(words)}`
+    : `${tool} ${classification.code}`;
 }
 
 /** A call that failed and then got its value: how recourse recovered it, for the outcome. */

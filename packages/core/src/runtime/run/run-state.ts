@@ -118,7 +118,9 @@ export class RunState {
           code: decision.action === 'ABORT' ? decision.code : classification.code,
           recovery: decision.action,
         });
-        this.#unresolved.add(tool);
+        // A failure answered by a new plan is not missing from the result, the plan moved on;
+        // a conflict or a quarantined operation is: it never happened.
+        if (decision.code !== 'REPLAN') this.#unresolved.add(tool);
         if (action.guidance) this.#guidance = action.guidance;
         if (action.inDoubt) {
           this.#needsReconciliation.set(action.inDoubt.key, {
