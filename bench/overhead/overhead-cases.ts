@@ -64,7 +64,11 @@ function wrapped() {
   const recovery = createRecovery({
     runId: 'bench-run',
     ledger: new MemoryLedger(),
-    policies: { refund_payment: { sideEffects: true, idempotent: true } },
+    // The read declared as one: a tool that declares nothing may write, and is claimed.
+    policies: {
+      lookup_order: { sideEffects: false },
+      refund_payment: { sideEffects: true, idempotent: true },
+    },
   });
   const tools = recovery.tools({ lookup_order: lookupOrder, refund_payment: refundPayment });
   return {

@@ -130,7 +130,7 @@ async function runCall(model: () => ReturnType<typeof openai.chat>, status: numb
   const ran = { delete_repository: 0, shell: 0 };
   const recovery = createRecovery({
     runId: 'run-hostile',
-    random: () => 0, // no backoff waits
+    retry: { baseDelayMs: 0 }, // no backoff waits
     policies: { get_issue: { sideEffects: false } },
   });
   const result = await generateText({

@@ -8,7 +8,7 @@ export function createRecentIds(limit = 1_000): RecentIds {
   const ids = new Set<string>();
   return {
     add(id) {
-      ids.delete(id);
+      if (ids.has(id)) return;
       ids.add(id);
       if (ids.size > limit) ids.delete(ids.values().next().value as string);
     },

@@ -71,7 +71,7 @@ export function wrapTool<T>(tool: T, options: WrapToolOptions): T {
       toolCallId,
       input,
       signal: executeOptions?.abortSignal,
-      execute: async (i, signal) => {
+      execute: (i, signal) => {
         const attempt = ++attempts;
         // With a per-attempt deadline the tool gets a signal that also aborts at it.
         const options =
@@ -80,11 +80,13 @@ export function wrapTool<T>(tool: T, options: WrapToolOptions): T {
             : { ...executeOptions, abortSignal: signal };
         const produced = original.call(tool, i, options);
         // An attempt the runtime gave up on must not speak over the one that replaced it.
-        const value = await settle(produced, (item) => {
+        const onValue = (item: unknown) => {
           if (attempt === attempts) forward?.(item);
-        });
-        if (isMcpErrorResult(value)) throw new McpToolError(mcpErrorText(value), value);
-        return value;
+        };
+        // No extra async frame on the common path: a promise of a plain value is read once.
+        return isThenable(produced)
+          ? produced.then((value) => finish(value, onValue))
+          : finish(produced, onValue);
       },
     });
     if (result.ok) return modelValue(result);
@@ -125,17 +127,36 @@ export function wrapTool<T>(tool: T, options: WrapToolOptions): T {
  * mid-stream is classified like any other and the last value is the call's result; each
  * value goes to `onValue` as it arrives. (A plain function that returns an iterable is
  * only found out here, after the SDK has taken the call as non-streaming: it gets the
- * last value alone.)
+ * last value alone.) An MCP `isError` result is thrown, so that it is classified.
  */
-async function settle(value: unknown, onValue: (item: unknown) => void): Promise<unknown> {
-  const resolved = await value;
-  if (!isAsyncIterable(resolved)) return resolved;
+function finish(value: unknown, onValue: (item: unknown) => void): unknown {
+  if (isAsyncIterable(value)) return drain(value, onValue).then(checked);
+  return checked(value);
+}
+
+async function drain(
+  values: AsyncIterable<unknown>,
+  onValue: (item: unknown) => void,
+): Promise<unknown> {
   let last: unknown;
-  for await (const item of resolved) {
+  for await (const item of values) {
     last = item;
     onValue(item);
   }
   return last;
+}
+
+function checked(value: unknown): unknown {
+  if (isMcpErrorResult(value)) throw new McpToolError(mcpErrorText(value), value);
+  return value;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {

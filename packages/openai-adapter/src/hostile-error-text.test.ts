@@ -125,7 +125,7 @@ async function runCall(mode: Mode, status: number, body: string) {
   const ran = { delete_repository: 0, shell: 0 };
   const recovery = createRecovery({
     runId: 'run-hostile',
-    random: () => 0, // no backoff waits
+    retry: { baseDelayMs: 0 }, // no backoff waits
     policies: { get_issue: { sideEffects: false } },
   });
   const tools = recovery.tools({

@@ -37,7 +37,7 @@ const script = () => [
 function setUp(payments: Payments, policy: ToolPolicy) {
   const recovery = createRecovery({
     runId: 'run-1842',
-    random: () => 0, // no backoff waits
+    retry: { baseDelayMs: 0 }, // no backoff waits
     policies: { refund_payment: { sideEffects: true, ...policy } },
   });
   const tools = recovery.tools({

@@ -54,7 +54,7 @@ function setUp(options: { onDenial?: 'stop' | 'continue' } = {}) {
   const refunds: unknown[] = [];
   const recovery = createRecovery({
     runId: 'run-7',
-    random: () => 0,
+    retry: { baseDelayMs: 0 },
     ...options,
     policies: {
       github_api: {

@@ -70,7 +70,7 @@ function refundLoop(
   payments: ReturnType<typeof createPayments>,
   options: Partial<OpenAIRecoveryOptions> & { ledger: Ledger },
 ) {
-  const recovery = createRecovery({ runId: 'run-sd', random: () => 0, ...options });
+  const recovery = createRecovery({ runId: 'run-sd', retry: { baseDelayMs: 0 }, ...options });
   const tools = recovery.tools({
     refund_payment: {
       description: 'Refund a payment',
@@ -321,7 +321,7 @@ describe.each(modes)('safe by default ($api, stream: $stream)', (mode) => {
       tokens: () => 0,
     };
     for (const retry of [{ maxAttempts: 2 }, { budget: starved }]) {
-      const recovery = createRecovery({ runId: 'run-sd', random: () => 0, retry });
+      const recovery = createRecovery({ runId: 'run-sd', retry: { baseDelayMs: 0, ...retry } });
       const tools = recovery.tools({
         get_balance: {
           inputSchema: z.object({ account: z.string() }),
