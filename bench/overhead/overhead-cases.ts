@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { hash } from 'node:crypto';
 import { createRecovery } from '@recourse/ai-sdk';
 import { canonicalJson, currentCallContext, MemoryLedger } from '@recourse/core';
@@ -27,6 +28,9 @@ export const caseNames = {
   bareWrite: 'bare write tool',
   recourseWrite: 'recourse write tool (memory ledger)',
   sha256: 'sha256 of the key material',
+  recourseReadNoTracing: 'recourse read tool, tracing off (tracer: false)',
+  contextFloor: 'bare read inside AsyncLocalStorage.run (the call context alone)',
+  ledgerFloor: 'MemoryLedger claim + complete alone',
 } as const;
 
 const options = { toolCallId: 'call-1', messages: [] as [], context: undefined };
@@ -60,8 +64,9 @@ const keyMaterial = Buffer.from(
   `bench-run\u0000refund_payment\u0000${canonicalJson(writeInput(42))}`,
 ).toString();
 
-function wrapped() {
+function wrapped(extra: { tracer?: false } = {}) {
   const recovery = createRecovery({
+    ...extra,
     runId: 'bench-run',
     ledger: new MemoryLedger(),
     // The read declared as one: a tool that declares nothing may write, and is claimed.
@@ -95,7 +100,37 @@ export const overheadCases: readonly OverheadCase[] = [
       return () => read(readInput, options);
     },
   },
+  {
+    // What tracing costs with no SDK registered: the difference to the case above.
+    name: caseNames.recourseReadNoTracing,
+    prepare: () => {
+      const { read } = wrapped({ tracer: false });
+      return () => read(readInput, options);
+    },
+  },
+  {
+    // A bound of the read's overhead: `callContext()` needs the tool to run in its context.
+    name: caseNames.contextFloor,
+    prepare: () => {
+      const storage = new AsyncLocalStorage<object>();
+      const context = { runId: 'bench-run' };
+      return () => storage.run(context, bareRead, readInput, options);
+    },
+  },
   { name: caseNames.bareWrite, prepare: () => (i) => bareWrite(writeInput(i), options) },
+  {
+    // A bound of the write's overhead: storing a claim and its result, nothing else.
+    name: caseNames.ledgerFloor,
+    prepare: () => {
+      const ledger = new MemoryLedger();
+      return async (i) => {
+        const key = `bench-run:refund_payment:${i}`;
+        const claimed = await ledger.claim({ key, payloadHash: 'h' });
+        if (claimed.status === 'acquired')
+          await ledger.complete(key, claimed.token, { json: '{}' });
+      };
+    },
+  },
   {
     name: caseNames.recourseWrite,
     prepare: () => {

@@ -70,7 +70,7 @@ export async function runOverhead(options: OverheadOptions): Promise<OverheadRes
   const ns = (name: string) => median(samples.get(name) ?? []);
   const calls: OverheadRow[] = [];
   for (const c of overheadCases) {
-    const write = c.name.includes('write');
+    const write = c.name.includes('write') || c.name === caseNames.ledgerFloor;
     const bare = write ? caseNames.bareWrite : caseNames.bareRead;
     const row: OverheadRow = {
       name: c.name,

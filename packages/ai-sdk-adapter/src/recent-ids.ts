@@ -5,12 +5,13 @@ export interface RecentIds {
 }
 
 export function createRecentIds(limit = 1_000): RecentIds {
-  const ids = new Set<string>();
+  let ids = new Set<string>();
   return {
     add(id) {
       if (ids.has(id)) return;
       ids.add(id);
-      if (ids.size > limit) ids.delete(ids.values().next().value as string);
+      // Trimmed in batches: deleting the oldest one by one leaves holes every lookup walks.
+      if (ids.size > limit + limit / 10) ids = new Set([...ids].slice(-limit));
     },
     has: (id) => ids.has(id),
   };

@@ -21,6 +21,7 @@ function loadOtelApi(): OtelApi | null {
 
 /** The run's tracing: spans through OpenTelemetry when it is installed, else none. */
 export function resolveTelemetry(tracer: unknown): Telemetry | undefined {
+  if (tracer === false) return undefined;
   const otel = loadOtelApi();
   return otel ? createOtelTelemetry(otel, tracer as TracerLike | undefined) : undefined;
 }

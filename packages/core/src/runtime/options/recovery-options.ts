@@ -121,7 +121,7 @@ export interface RecoveryOptions {
   inFlightWaitMs?: number | undefined;
   /**
    * An OpenTelemetry tracer for the call spans. Default: the tracer `@recourse/core` of the
-   * global provider, when `@opentelemetry/api` is installed.
+   * global provider, when `@opentelemetry/api` is installed. `false`: no spans, no metrics.
    */
   tracer?: unknown;
   clock?: Clock | undefined;

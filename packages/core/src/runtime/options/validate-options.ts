@@ -143,7 +143,9 @@ const coreShape: Shape = {
     }
   },
   inFlightWaitMs: count(0),
-  tracer: methods('an OpenTelemetry Tracer', 'startSpan'),
+  tracer: (value, field) => {
+    if (value !== false) methods('an OpenTelemetry Tracer (or false)', 'startSpan')(value, field);
+  },
   clock: methods('a Clock', 'now', 'sleep'),
   random: fn,
 };

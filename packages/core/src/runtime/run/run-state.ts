@@ -165,9 +165,7 @@ export class RunState {
       case 'write.completed':
         if (!this.#writes.has(action.write.key)) {
           this.#writes.set(action.write.key, action.write);
-          if (this.#writes.size > maxEntries) {
-            this.#writes.delete(this.#writes.keys().next().value as string);
-          }
+          this.#writes = trimmed(this.#writes);
         }
         return;
       case 'compensated':
@@ -205,9 +203,7 @@ export class RunState {
   #complete(id: string, label: string, tool: string): void {
     if (!this.#completed.has(id)) {
       this.#completed.set(id, label);
-      if (this.#completed.size > maxEntries) {
-        this.#completed.delete(this.#completed.keys().next().value as string);
-      }
+      this.#completed = trimmed(this.#completed);
     }
     if (this.#unresolved.size > 0) this.#unresolved.delete(tool);
   }
@@ -217,5 +213,15 @@ export type RunSnapshot = ReturnType<RunState['snapshot']>;
 
 function push<T>(list: T[], item: T): void {
   list.push(item);
-  if (list.length > maxEntries) list.shift();
+  if (list.length > maxEntries + maxEntries / 10) list.splice(0, list.length - maxEntries);
+}
+
+/**
+ * The newest `maxEntries` of a map, rebuilt once it is a tenth over: deleting the oldest
+ * entry one at a time leaves a trail of holes at the front of a map that every later
+ * "oldest" lookup walks, so trimming in batches keeps each call O(1) on average.
+ */
+function trimmed<K, V>(map: Map<K, V>): Map<K, V> {
+  if (map.size <= maxEntries + maxEntries / 10) return map;
+  return new Map([...map].slice(-maxEntries));
 }
