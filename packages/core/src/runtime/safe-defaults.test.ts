@@ -233,16 +233,13 @@ describe('reconcile answers are validated', () => {
       const h = createHarness({
         policies: { refund: { sideEffects: true, reconcile: answer as () => { happened: false } } },
       });
-      let sends = 0;
+      const sends: string[] = [];
       const result = await h.run('refund', { p: 1 }, () => {
-        sends++;
+        sends.push('lost');
         throw timeoutAfterWrite();
       });
-      const again = await h.run('refund', { p: 1 }, () => {
-        sends++;
-        return 'refunded';
-      });
-      expect(sends).toBe(1);
+      const again = await h.run('refund', { p: 1 }, () => sends.push('again'));
+      expect(sends).toEqual(['lost']);
       expect(result).toMatchObject({
         ok: false,
         contract: { code: 'RECONCILE_FAILED', retry_same_action: false },
@@ -299,10 +296,7 @@ describe('a result JSON cannot hold', () => {
         { policies: { refund: { sideEffects: true } } },
         { ledger: h.ledger, clock: h.clock },
       );
-      const duplicate = await restarted.run('refund', { p: 1 }, () => {
-        runs++;
-        return 'again';
-      });
+      const duplicate = await restarted.run('refund', { p: 1 }, () => ++runs);
       expect(runs).toBe(1);
       expect(duplicate).toMatchObject({
         ok: false,

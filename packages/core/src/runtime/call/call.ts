@@ -7,10 +7,19 @@ import type { RetryBudget } from '../../policy/retry-budget.js';
 import type { Classification, RecoveryAction } from '../../types.js';
 import type { ResolvedTool } from '../options/tool-table.js';
 import type { Emitter } from '../run/emitter.js';
+import type { RecoveryEvent } from '../run/events.js';
 import type { RunMemory } from '../run/run-memory.js';
 import type { CallSpan, Telemetry } from '../telemetry.js';
 import type { HeldLease, LeaseRenewer } from './lease-renewer.js';
 import type { ToolCallRequest } from './tool-call.js';
+
+type CallEvent = Extract<RecoveryEvent, { toolCallId: string }>;
+type CallEventType = CallEvent['type'];
+/** An event's own fields, beyond those every call event carries. */
+type CallEventFields<T extends CallEventType> = Omit<
+  Extract<CallEvent, { type: T }>,
+  'type' | 'runId' | 'tool' | 'toolCallId' | 'idempotencyKey' | 'at'
+>;
 
 /** What every call of a run shares. */
 export interface RunParts {
@@ -107,6 +116,12 @@ export class Call {
       idempotencyKey: this.tool.claims ? this.knownKey : '',
       at: this.run.clock.now(),
     };
+  }
+
+  /** Tells the run's listener about this call; builds nothing when nobody listens. */
+  emit<T extends CallEventType>(type: T, fields: CallEventFields<T>): void {
+    if (!this.run.emitter.active) return;
+    this.run.emitter.emit({ ...this.base(), type, ...fields } as RecoveryEvent);
   }
 
   /** Ends the claim once: `complete` with the stored result, `release`, or `uncertain`. */

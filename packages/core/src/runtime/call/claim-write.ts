@@ -55,7 +55,7 @@ export async function claimWrite(call: Call): Promise<CallEnding | undefined> {
           await run.clock.sleep(Math.min(pollMs, remaining), request.signal);
           continue;
         }
-        if (run.emitter.active) run.emitter.emit({ ...call.base(), type: 'call.in-flight' });
+        call.emit('call.in-flight', {});
         return ownedElsewhere(
           call,
           'UNKNOWN_OUTCOME',
@@ -74,9 +74,7 @@ function duplicate(call: Call, result: StoredResult): CallEnding {
   if (result.unstorable === undefined) {
     try {
       const value = parseStoredResult(result);
-      if (run.emitter.active) {
-        run.emitter.emit({ ...call.base(), type: 'call.deduplicated', source: 'ledger' });
-      }
+      call.emit('call.deduplicated', { source: 'ledger' });
       return { ok: true, value, deduplicated: true, degraded: false };
     } catch {
       // Unreadable text from the store: as good as not stored.

@@ -40,14 +40,8 @@ async function attempt(call: Call): Promise<CallEnding> {
   const { run, request } = call;
   for (;;) {
     call.attempts++;
-    if (run.emitter.active) {
-      run.emitter.emit({
-        ...call.base(),
-        type: 'call.started',
-        attempt: call.attempts,
-        input: request.input,
-      });
-    }
+    if (run.emitter.active)
+      call.emit('call.started', { attempt: call.attempts, input: request.input });
     let ending: CallEnding | undefined;
     try {
       const value = await runAttempt(call);
@@ -69,12 +63,11 @@ async function attempt(call: Call): Promise<CallEnding> {
 
 /** A write's success: its result stored once; a tool that may write just lets go of its claim. */
 async function settleSuccess(call: Call, value: unknown): Promise<CallEnding> {
-  const { run } = call;
   if (call.tool.effects === 'write') {
     const stored = serialiseResult(value);
     await call.settle('complete', stored);
-    if (stored.unstorable !== undefined && run.emitter.active) {
-      run.emitter.emit({ ...call.base(), type: 'result.unstorable', reason: stored.unstorable });
+    if (stored.unstorable !== undefined) {
+      call.emit('result.unstorable', { reason: stored.unstorable });
     }
   } else {
     // Claimed to keep a doubt, not to deduplicate its successes.
@@ -87,14 +80,7 @@ function succeeded(call: Call, value: unknown): CallEnding {
   const { run } = call;
   // A shared budget's answer is not worth waiting for on the success path.
   void recordBudgetOutcome(run.budget, call.tool.dependency, 'success');
-  if (run.emitter.active) {
-    run.emitter.emit({
-      ...call.base(),
-      type: 'call.succeeded',
-      attempt: call.attempts,
-      degraded: false,
-    });
-  }
+  if (run.emitter.active) call.emit('call.succeeded', { attempt: call.attempts, degraded: false });
   return { ok: true, value, deduplicated: false, degraded: false };
 }
 

@@ -24,15 +24,7 @@ export async function handleFailure(
   if (tool.claims && classification.failureClass === 'UNKNOWN_OUTCOME') call.inDoubt = true;
   call.firstFailure ??= classification;
   call.failedAt ??= run.clock.now();
-  if (run.emitter.active) {
-    run.emitter.emit({
-      ...call.base(),
-      type: 'failure.classified',
-      attempt: call.attempts,
-      classification,
-      error,
-    });
-  }
+  call.emit('failure.classified', { attempt: call.attempts, classification, error });
   // Only failures a retry could fix spend the dependency's budget (a 422 or a 403 says
   // nothing about its health). The budget is asked when a retry is about to be sent.
   if (classification.failureClass === 'TRANSIENT') {
@@ -52,16 +44,12 @@ export async function handleFailure(
   // Every decision of this failure goes through here: the policy, then the event saying so.
   const decide = (facts: MomentFacts = {}): Decision => {
     const made = decideForCall(call, classification, { repairAttempts, reconciled, ...facts });
-    if (run.emitter.active) {
-      run.emitter.emit({
-        ...call.base(),
-        type: 'decision.made',
-        attempt: call.attempts,
-        decision: made,
-        fingerprint,
-        repairAttempts,
-      });
-    }
+    call.emit('decision.made', {
+      attempt: call.attempts,
+      decision: made,
+      fingerprint,
+      repairAttempts,
+    });
     return made;
   };
   let decision = decide();
@@ -95,9 +83,7 @@ async function backOff(call: Call, decision: Decision): Promise<CallEnding | und
   const { run } = call;
   const delayMs = decision.delayMs ?? 0;
   call.recoveredBy = decision.action;
-  if (run.emitter.active) {
-    run.emitter.emit({ ...call.base(), type: 'retry.scheduled', attempt: call.attempts, delayMs });
-  }
+  call.emit('retry.scheduled', { attempt: call.attempts, delayMs });
   call.span?.retry(call.attempts, delayMs);
   await run.clock.sleep(delayMs, call.request.signal);
   if (!call.lease?.lost) return undefined;

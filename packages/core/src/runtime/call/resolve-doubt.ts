@@ -79,10 +79,7 @@ export async function settleReconcile(
   answer: ReconcileAnswer,
 ): Promise<CallEnding | undefined> {
   const { run } = call;
-  if (run.emitter.active) {
-    const happened = 'invalid' in answer ? 'invalid' : answer.happened;
-    run.emitter.emit({ ...call.base(), type: 'reconcile.finished', happened });
-  }
+  call.emit('reconcile.finished', { happened: 'invalid' in answer ? 'invalid' : answer.happened });
   if ('invalid' in answer) {
     const decision = decideForCall(call, answer.invalid, { reconciled: 'failed' });
     return failure(call, answer.invalid, decision, { error: answer.error });
@@ -92,9 +89,7 @@ export async function settleReconcile(
     return undefined;
   }
   await call.settle('complete', serialiseResult(answer.result));
-  if (run.emitter.active) {
-    run.emitter.emit({ ...call.base(), type: 'call.deduplicated', source: 'reconcile' });
-  }
+  call.emit('call.deduplicated', { source: 'reconcile' });
   call.recoveredBy = 'RECONCILE';
   return {
     ok: true,

@@ -33,15 +33,8 @@ export async function useFallback(
     return failure(call, run.classify(error), failed, { error });
   }
   call.recoveredBy = 'FALLBACK';
-  if (run.emitter.active) {
-    run.emitter.emit({ ...call.base(), type: 'fallback.used', reason: decision.reason });
-    run.emitter.emit({
-      ...call.base(),
-      type: 'call.succeeded',
-      attempt: call.attempts,
-      degraded: true,
-    });
-  }
+  call.emit('fallback.used', { reason: decision.reason });
+  call.emit('call.succeeded', { attempt: call.attempts, degraded: true });
   return {
     ok: true,
     value,
