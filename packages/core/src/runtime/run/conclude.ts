@@ -1,12 +1,12 @@
-import { quoteAsData } from '../../classify/quote-as-data.js';
-import type { Recovery } from '../../contract/outcome.js';
 import { buildContract, type RecoveryContract } from '../../contract/recovery-contract.js';
 import type { Classification, Decision } from '../../types.js';
 import type { Call } from '../call/call.js';
 import type { CallEnding, StopRequest } from '../call/call-ending.js';
 import type { ToolCallResult } from '../call/tool-call.js';
 import { buildOutcome } from './build-outcome.js';
+import { concludeSuccess } from './conclude-success.js';
 import type { Emitter } from './emitter.js';
+import { replan } from './replan.js';
 import type { RunState } from './run-state.js';
 
 export interface ConcludeParts {
@@ -52,58 +52,13 @@ export function createConcluder(parts: ConcludeParts): Concluder {
 
   const conclude = (call: Call, ending: CallEnding): ToolCallResult => {
     const tool = call.tool.name;
-    if (ending.ok) {
-      const recovery = recoveryOf(call);
-      if (ending.degraded) {
-        state.dispatch({
-          type: 'degraded',
-          tool,
-          missing: ending.missingEvidence ?? tool,
-          recovery,
-        });
-        return ending;
-      }
-      const write = call.tool.effects === 'write';
-      state.dispatch({
-        type: 'succeeded',
-        tool,
-        operation: write ? call.key : call.tool.stepId,
-        recovery,
-      });
-      if (write) {
-        // A duplicate answered from the ledger counts too: a restarted run can still undo it.
-        const undo = call.tool.policy.compensate
-          ? { input: call.request.input, result: ending.value }
-          : undefined;
-        state.dispatch({ type: 'write.completed', write: { tool, key: call.key, undo } });
-      }
-      return ending;
-    }
+    if (ending.ok) return concludeSuccess(state, call, ending);
     if (ending.stop) stop(ending.stop);
     const { classification, decision } = ending;
-    let plan: { from: number; to: number; observation: string } | undefined;
     const refusal = ending.refusal;
     // A refusal of a quarantined operation repeats a poison the plan already answered.
-    if (decision.action === 'REPLAN' && !refusal) {
-      const from = state.planVersion;
-      const observation = observationOf(tool, classification);
-      state.dispatch({ type: 'replanned', tool, code: classification.code, observation });
-      // The model is told what invalidated the plan by tool and code only: the failing
-      // system's own words reach it solely inside `error_detail`, quoted.
-      plan = { from, to: state.planVersion, observation: `${tool} ${classification.code}` };
-      if (emitter.active) {
-        emitter.emit({
-          type: 'plan.replanned',
-          runId,
-          from,
-          to: plan.to,
-          tool,
-          code: classification.code,
-          observation,
-          at: parts.now(),
-        });
-      }
-    }
+    const plan =
+      decision.action === 'REPLAN' && !refusal ? replan(parts, tool, classification) : undefined;
     const denied = decision.code === 'AUTHORIZATION_DENIED';
     const contract: RecoveryContract = buildContract({
       tool,
@@ -179,28 +134,4 @@ export function createConcluder(parts: ConcludeParts): Concluder {
   };
 
   return { conclude, stop, modelFailed };
-}
-
-/** What invalidated a plan: the tool, the code and the failing system's words, as data. */
-function observationOf(tool: string, classification: Classification): string {
-  const words =
-    classification.message.length > 120
-      ? `${classification.message.slice(0, 119)}…`
-      : classification.message;
-  return words
-    ? `${tool} ${classification.code} ${quoteAsData(words)}`
-    : `${tool} ${classification.code}`;
-}
-
-/** A call that failed and then got its value: how recourse recovered it, for the outcome. */
-function recoveryOf(call: Call): Recovery | undefined {
-  if (!call.firstFailure || !call.recoveredBy) return undefined;
-  return {
-    tool: call.tool.name,
-    tool_call_id: call.request.toolCallId,
-    failure_class: call.firstFailure.failureClass,
-    code: call.firstFailure.code,
-    action: call.recoveredBy,
-    attempts: call.attempts,
-  };
 }

@@ -1,0 +1,104 @@
+import type { AccessControl } from './access/access-control.js';
+import { Call, type RunParts } from './call/call.js';
+import type { CallEnding } from './call/call-ending.js';
+import { executeCall } from './call/execute-call.js';
+import type { ToolCallFailure, ToolCallRequest, ToolCallResult } from './call/tool-call.js';
+import { guardCall } from './guard-call.js';
+import { decideSdkFailure, type SdkFailure } from './model/sdk-failure.js';
+import type { ToolTable } from './options/tool-table.js';
+import type { Concluder } from './run/conclude.js';
+import type { RunState } from './run/run-state.js';
+
+export interface CallRunnerParts {
+  run: RunParts;
+  tools: ToolTable;
+  state: RunState;
+  access: AccessControl;
+  concluder: Concluder;
+  /** Called once when a call stops the run and the user asked to undo its writes then. */
+  onStopped?: (() => Promise<unknown>) | undefined;
+}
+
+export interface CallRunner {
+  execute(request: ToolCallRequest): Promise<ToolCallResult>;
+  recordFailure(request: SdkFailure): Promise<ToolCallFailure>;
+}
+
+/**
+ * One tool call from request to result: traced, refused before it runs when the run's
+ * facts say so, executed with recovery otherwise, and concluded into the run's state.
+ */
+export function createCallRunner(parts: CallRunnerParts): CallRunner {
+  const { run, tools, state, access, concluder, onStopped } = parts;
+  const undeclared = new Set<string>();
+
+  const noteUndeclared = (toolName: string) => {
+    if (undeclared.has(toolName)) return;
+    undeclared.add(toolName);
+    if (run.emitter.active) {
+      run.emitter.emit({
+        type: 'policy.undeclared',
+        runId: run.runId,
+        tool: toolName,
+        at: run.clock.now(),
+      });
+    }
+  };
+
+  const execute = async (request: ToolCallRequest): Promise<ToolCallResult> => {
+    const tool = tools.resolve(request.toolName);
+    if (tool.effects === 'undeclared') noteUndeclared(tool.name);
+    const call = new Call(run, tool, request);
+    if (run.telemetry) {
+      call.span = run.telemetry.start({
+        runId: run.runId,
+        toolName: tool.name,
+        toolCallId: request.toolCallId,
+      });
+    }
+    const guarded =
+      access.mayRefuse() || run.memory.known().poisonedTools.has(tool.name)
+        ? await guardCall(call, access)
+        : undefined;
+    const wasStopped = state.terminal !== undefined;
+    let ending: CallEnding;
+    try {
+      ending = guarded ?? (await executeCall(call));
+    } catch (error) {
+      call.span?.abort(error);
+      throw error; // the caller's own abort
+    }
+    const result = concluder.conclude(call, ending);
+    call.span?.end(ending, {
+      attempts: call.attempts,
+      key: tool.claims ? call.knownKey || undefined : undefined,
+      recovered:
+        call.firstFailure && call.recoveredBy
+          ? { failureClass: call.firstFailure.failureClass, action: call.recoveredBy }
+          : undefined,
+    });
+    if (onStopped && !wasStopped && state.terminal) await onStopped();
+    return result;
+  };
+
+  const recordFailure = async (request: SdkFailure): Promise<ToolCallFailure> => {
+    // Traced like any call (attempts 0), so a repair or poison the SDK caused shows too.
+    const span = run.telemetry?.start({
+      runId: run.runId,
+      toolName: request.toolName,
+      toolCallId: request.toolCallId,
+    });
+    const ending = state.terminal ? access.runStopped() : await decideSdkFailure(run, request);
+    const call = new Call(run, tools.resolve(request.toolName), {
+      toolName: request.toolName,
+      toolCallId: request.toolCallId,
+      input: request.input,
+      execute: () => undefined, // never runs: the SDK refused the call itself
+    });
+    const result = concluder.conclude(call, { ...ending, error: request.error });
+    span?.end(ending, { attempts: 0 });
+    return result as ToolCallFailure;
+  };
+
+  return { execute, recordFailure };
+}
