@@ -5,13 +5,18 @@ export interface RecentIds {
 }
 
 export function createRecentIds(limit = 1_000): RecentIds {
-  let ids = new Set<string>();
+  const ids = new Set<string>();
   return {
     add(id) {
       if (ids.has(id)) return;
       ids.add(id);
-      // Trimmed in batches: deleting the oldest one by one leaves holes every lookup walks.
-      if (ids.size > limit + limit / 10) ids = new Set([...ids].slice(-limit));
+      // Trimmed in batches, in place: one walk from the front deletes the oldest tenth.
+      let excess = ids.size - limit;
+      if (excess <= limit / 10) return;
+      for (const old of ids) {
+        ids.delete(old);
+        if (--excess === 0) return;
+      }
     },
     has: (id) => ids.has(id),
   };

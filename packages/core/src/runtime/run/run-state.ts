@@ -64,7 +64,7 @@ const maxEntries = 1_000;
  * actions above, made in one place.
  */
 export class RunState {
-  #completed = new Map<string, string>();
+  readonly #completed = new Map<string, string>();
   #failures: Outcome['failures'] = [];
   #recoveries: Recovery[] = [];
   #degraded: { tool: string; missing: string }[] = [];
@@ -75,7 +75,7 @@ export class RunState {
   #guidance: string | undefined;
   #plan: PlanVersions = { version: 1, history: [] };
   #compensation: { compensated: string[]; failed: string[]; notCompensable: string[] } | undefined;
-  #writes = new Map<string, CompletedWrite>();
+  readonly #writes = new Map<string, CompletedWrite>();
 
   get terminal(): Terminal | undefined {
     return this.#terminal;
@@ -165,7 +165,7 @@ export class RunState {
       case 'write.completed':
         if (!this.#writes.has(action.write.key)) {
           this.#writes.set(action.write.key, action.write);
-          this.#writes = trimmed(this.#writes);
+          trim(this.#writes);
         }
         return;
       case 'compensated':
@@ -203,7 +203,7 @@ export class RunState {
   #complete(id: string, label: string, tool: string): void {
     if (!this.#completed.has(id)) {
       this.#completed.set(id, label);
-      this.#completed = trimmed(this.#completed);
+      trim(this.#completed);
     }
     if (this.#unresolved.size > 0) this.#unresolved.delete(tool);
   }
@@ -217,11 +217,15 @@ function push<T>(list: T[], item: T): void {
 }
 
 /**
- * The newest `maxEntries` of a map, rebuilt once it is a tenth over: deleting the oldest
- * entry one at a time leaves a trail of holes at the front of a map that every later
- * "oldest" lookup walks, so trimming in batches keeps each call O(1) on average.
+ * Keeps the newest `maxEntries` of a map, trimming once it is a tenth over: one walk from
+ * the front deletes the oldest in a batch, so each call costs O(1) on average and the map
+ * is never copied.
  */
-function trimmed<K, V>(map: Map<K, V>): Map<K, V> {
-  if (map.size <= maxEntries + maxEntries / 10) return map;
-  return new Map([...map].slice(-maxEntries));
+function trim<K, V>(map: Map<K, V>): void {
+  let excess = map.size - maxEntries;
+  if (excess <= maxEntries / 10) return;
+  for (const key of map.keys()) {
+    map.delete(key);
+    if (--excess === 0) return;
+  }
 }
