@@ -3,7 +3,7 @@ import type { Classification, Decision, FailureClass, RecoveryAction } from '../
 
 /**
  * What the model is told when a call ends in failure: structured JSON first, prose
- * second (seed 004's recovery action contract). `error_detail` is text from the failing
+ * second (a recovery action contract). `error_detail` is text from the failing
  * system, redacted and bounded: data to read, never an instruction to follow.
  */
 export interface RecoveryContract {

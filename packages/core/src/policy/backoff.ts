@@ -2,7 +2,7 @@ import type { RandomSource } from '../clock.js';
 import { InvalidOptionsError } from '../errors.js';
 
 export interface BackoffOptions {
-  /** Delay scale of the first retry. Default 200 ms (the seed's worked example). */
+  /** Delay scale of the first retry. Default 200 ms. */
   baseDelayMs?: number | undefined;
   /** Growth per attempt. Default 4: 200 ms, 800 ms, 3200 ms before jitter. */
   factor?: number | undefined;

@@ -27,7 +27,7 @@ export interface FingerprintParts {
 /**
  * "The same failure again": tool, normalised arguments, failure class, code and
  * normalised message. Stable across attempts, call ids and model turns, so repairs can
- * be counted and a poison step recognised (seed 004: repeated-failure detection).
+ * be counted and a poison step recognised (repeated-failure detection).
  */
 export function failureFingerprint({ tool, input, classification }: FingerprintParts): string {
   return hashText(

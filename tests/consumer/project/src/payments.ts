@@ -7,6 +7,9 @@ export interface RefundInput {
 const byKey = new Map<string, RefundInput>();
 
 export const payments = {
+  async get(paymentId: string): Promise<{ paymentId: string; refunded: boolean }> {
+    return { paymentId, refunded: [...byKey.values()].some((input) => input.paymentId === paymentId) };
+  },
   async refund(input: RefundInput, options: { idempotencyKey: string }): Promise<string> {
     byKey.set(options.idempotencyKey, input);
     return 'refunded';

@@ -39,7 +39,7 @@ export type ToolCallResult = ToolCallSuccess | ToolCallFailure;
 
 /**
  * What the model receives for a successful call: the value, or for a fallback an explicit
- * degraded result (seed 004: never silently stale data).
+ * degraded result: never stale data passed off as fresh.
  */
 export function modelValue(result: ToolCallSuccess): unknown {
   if (!result.degraded) return result.value;

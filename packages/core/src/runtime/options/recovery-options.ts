@@ -68,7 +68,7 @@ export interface ToolPolicy<Input = any, Output = any> {
   missingEvidence?: string | undefined;
 }
 
-/** The runtime's retry defaults (the pure `decideRecovery` keeps the seed's 3 attempts). */
+/** The runtime's retry defaults (the pure `decideRecovery` keeps 3 attempts and no time budget). */
 export const retryDefaults = { maxAttempts: 5, maxElapsedMs: 30_000 } as const;
 
 export interface RetryOptions extends BackoffOptions {
