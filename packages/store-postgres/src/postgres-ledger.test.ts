@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { InvalidOptionsError, LedgerUnavailableError } from '@recourse/core/store';
-import { createFakeClock } from '@recourse/core/testing';
+import { createFakeClock, startTcpProxy } from '@recourse/core/testing';
 import { Pool } from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PostgresLedger, type PostgresLedgerOptions } from './index.js';
-import { startTcpProxy } from './tcp-proxy.test-harness.js';
 
 const connectionString =
   process.env.RECOURSE_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { InvalidOptionsError, LeaseLostError, LedgerUnavailableError } from '@recourse/core/store';
-import { createFakeClock } from '@recourse/core/testing';
+import { createFakeClock, startTcpProxy } from '@recourse/core/testing';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RedisLedger } from './redis-ledger.js';
-import { startTcpProxy } from './tcp-proxy.test-harness.js';
 
 const url = process.env.RECOURSE_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `recourse-test:${randomUUID()}:`;

@@ -10,3 +10,4 @@ export {
   type LedgerFactoryContext,
 } from './ledger-contract.js';
 export { expectAcquired, expectLeaseLost } from './ledger-contract-expect.js';
+export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';

@@ -8,7 +8,10 @@ const byKey = new Map<string, RefundInput>();
 
 export const payments = {
   async get(paymentId: string): Promise<{ paymentId: string; refunded: boolean }> {
-    return { paymentId, refunded: [...byKey.values()].some((input) => input.paymentId === paymentId) };
+    return {
+      paymentId,
+      refunded: [...byKey.values()].some((input) => input.paymentId === paymentId),
+    };
   },
   async refund(input: RefundInput, options: { idempotencyKey: string }): Promise<string> {
     byKey.set(options.idempotencyKey, input);

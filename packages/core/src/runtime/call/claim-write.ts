@@ -70,7 +70,6 @@ export async function claimWrite(call: Call): Promise<CallEnding | undefined> {
 
 /** The operation completed before: its stored result, never a second execution. */
 function duplicate(call: Call, result: StoredResult): CallEnding {
-  const { run } = call;
   if (result.unstorable === undefined) {
     try {
       const value = parseStoredResult(result);

@@ -78,7 +78,6 @@ export async function settleReconcile(
   call: Call,
   answer: ReconcileAnswer,
 ): Promise<CallEnding | undefined> {
-  const { run } = call;
   call.emit('reconcile.finished', { happened: 'invalid' in answer ? 'invalid' : answer.happened });
   if ('invalid' in answer) {
     const decision = decideForCall(call, answer.invalid, { reconciled: 'failed' });

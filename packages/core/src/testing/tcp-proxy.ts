@@ -1,6 +1,9 @@
 import { connect, createServer, type Socket } from 'node:net';
 
-/** A TCP proxy on a loopback port whose connections can be frozen like a dead network. */
+/**
+ * A TCP proxy on a loopback port whose connections can be frozen like a dead network: for
+ * a store's tests of what happens when its server stops answering mid-call.
+ */
 export interface TcpProxy {
   readonly port: number;
   /** From now on nothing passes either way, and connections stay open (no FIN, no RST). */
