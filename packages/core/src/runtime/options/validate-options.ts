@@ -1,63 +1,20 @@
 import { InvalidOptionsError } from '../../errors.js';
 import { validateBackoff } from '../../policy/backoff.js';
 import { resolveRetryBudgetOptions } from '../../policy/retry-budget.js';
-import { closestKey } from './closest-key.js';
+import {
+  bool,
+  checkShape,
+  count,
+  duration,
+  fn,
+  isObject,
+  methods,
+  oneOf,
+  type Shape,
+  strings,
+  text,
+} from './option-checks.js';
 import type { RecoveryOptions } from './recovery-options.js';
-
-type Check = (value: unknown, field: string) => void;
-type Shape = Record<string, Check>;
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-const fn: Check = (value, field) => {
-  if (typeof value !== 'function') throw new InvalidOptionsError(field, 'must be a function');
-};
-const bool: Check = (value, field) => {
-  if (typeof value !== 'boolean') throw new InvalidOptionsError(field, 'must be a boolean');
-};
-const text: Check = (value, field) => {
-  if (typeof value !== 'string' || value.trim() === '') {
-    throw new InvalidOptionsError(field, 'must be a non-empty string');
-  }
-};
-const count =
-  (min: number): Check =>
-  (value, field) => {
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
-      throw new InvalidOptionsError(field, `must be an integer >= ${min}, got ${String(value)}`);
-    }
-  };
-const duration: Check = (value, field) => {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw new InvalidOptionsError(
-      field,
-      `must be a number of milliseconds > 0, got ${String(value)}`,
-    );
-  }
-};
-const oneOf =
-  (...values: string[]): Check =>
-  (value, field) => {
-    if (!values.includes(value as string)) {
-      throw new InvalidOptionsError(field, `must be ${values.map((v) => `'${v}'`).join(' or ')}`);
-    }
-  };
-const strings: Check = (value, field) => {
-  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) {
-    throw new InvalidOptionsError(field, 'must be an array of strings');
-  }
-};
-const methods =
-  (what: string, ...names: string[]): Check =>
-  (value, field) => {
-    const missing = isObject(value)
-      ? names.filter((name) => typeof value[name] !== 'function')
-      : names;
-    if (missing.length > 0) {
-      throw new InvalidOptionsError(field, `must be ${what} (missing ${missing.join(', ')})`);
-    }
-  };
 
 const ledgerMethods = [
   'claim',
@@ -162,24 +119,6 @@ export function validatePolicy(value: unknown, field: string): void {
   }
 }
 
-/** Every key known, every value of the right kind; unknown keys name the one meant. */
-function checkShape(value: unknown, field: string, shape: Shape): void {
-  if (!isObject(value)) throw new InvalidOptionsError(field, 'must be an object');
-  for (const [key, item] of Object.entries(value)) {
-    const check = shape[key];
-    const path = field === '' ? key : `${field}.${key}`;
-    if (!check) {
-      const meant = closestKey(key, Object.keys(shape));
-      throw new InvalidOptionsError(
-        path,
-        `unknown option${meant ? `; did you mean "${meant}"?` : ''}`,
-        meant,
-      );
-    }
-    if (item !== undefined) check(item, path);
-  }
-}
-
 /**
  * Fails at construction with an `InvalidOptionsError` naming the field: a value of the
  * wrong kind, or a key no option has (a typo in plain JavaScript would otherwise turn a
@@ -197,4 +136,4 @@ export function validateRecoveryOptions(
   checkShape(options, '', { ...coreShape, ...extra });
 }
 
-export const optionChecks = { fn, bool, text, count, duration, oneOf } as const;
+export { optionChecks } from './option-checks.js';

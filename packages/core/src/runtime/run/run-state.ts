@@ -1,59 +1,7 @@
 import type { Outcome, PlanVersions, Recovery } from '../../contract/outcome.js';
-import type { Classification, Decision } from '../../types.js';
+import type { BlockedEntry, CompletedWrite, RunAction, Terminal } from './run-actions.js';
 
-export interface Terminal {
-  status: 'BLOCKED' | 'FAILED';
-  reason: string;
-  tool: string;
-}
-
-export interface BlockedEntry {
-  tool: string;
-  resource: string;
-  reason: string;
-}
-
-/** Everything that changes the run's state. `dispatch` is the only way to change it. */
-export type RunAction =
-  | {
-      type: 'succeeded';
-      tool: string;
-      /** What counts once in `completed_steps`: a write's key, a read tool's step id. */
-      operation: string;
-      recovery?: Recovery | undefined;
-    }
-  | { type: 'degraded'; tool: string; missing: string; recovery?: Recovery | undefined }
-  | {
-      type: 'failed';
-      tool: string;
-      classification: Classification;
-      decision: Decision;
-      guidance?: string | undefined;
-      /** A terminal failure of a write in doubt: it needs a person. */
-      inDoubt?: { key: string; code: string } | undefined;
-    }
-  | { type: 'blocked'; entry: BlockedEntry; guidance?: string | undefined }
-  | { type: 'escalated'; entries: BlockedEntry[] }
-  | {
-      type: 'escalation.answered';
-      tool: string;
-      resources: string[];
-      declined: boolean;
-      guidance?: string | undefined;
-    }
-  | { type: 'stopped'; terminal: Terminal }
-  | { type: 'replanned'; tool: string; code: string; observation: string }
-  | { type: 'guidance.taken' }
-  | { type: 'write.completed'; write: CompletedWrite }
-  | { type: 'compensated'; compensated: string[]; failed: string[]; notCompensable: string[] };
-
-/** A write the run completed: what `compensate()` may undo, newest last. */
-export interface CompletedWrite {
-  tool: string;
-  key: string;
-  /** Kept only when the tool has a `compensate` function. */
-  undo?: { input: unknown; result: unknown } | undefined;
-}
+export type { BlockedEntry, CompletedWrite, RunAction, Terminal } from './run-actions.js';
 
 // A run can be long-lived (a chat session): its lists are bounded, newest kept.
 const maxEntries = 1_000;
