@@ -21,21 +21,7 @@ export interface LedgerLocation {
 
 export interface LedgerKind {
   name: 'memory' | 'sqlite' | 'redis' | 'postgres';
-  /** Undefined when the store cannot run on this branch: why not. */
-  unavailable?: string | undefined;
   create(): LedgerLocation;
-}
-
-// A store that does not implement the current Ledger interface yet (methods of the run's
-// learned facts missing) cannot hold what these tests check: it is listed as unavailable.
-const factMethods = ['addRepair', 'getRepairs', 'addFact', 'listFacts'] as const;
-function missingMethods(prototype: object): string | undefined {
-  const missing = factMethods.filter(
-    (name) => typeof (prototype as Record<string, unknown>)[name] !== 'function',
-  );
-  return missing.length > 0
-    ? `not ported to the current Ledger interface (no ${missing.join(', ')})`
-    : undefined;
 }
 
 const uniqueId = () => randomUUID().replaceAll('-', '').slice(0, 12);
@@ -71,7 +57,6 @@ async function sqliteKind(): Promise<LedgerKind> {
   const { SqliteLedger } = await import('@recourse/core/sqlite');
   return {
     name: 'sqlite',
-    unavailable: missingMethods(SqliteLedger.prototype),
     create() {
       const dir = mkdtempSync(join(tmpdir(), 'recourse-mistakes-'));
       const path = join(dir, 'ledger.db');
@@ -87,7 +72,6 @@ async function redisKind(): Promise<LedgerKind> {
   const { RedisLedger } = await import('@recourse/store-redis');
   return {
     name: 'redis',
-    unavailable: missingMethods(RedisLedger.prototype),
     create() {
       const keyPrefix = `recourse-mistakes:${uniqueId()}:`;
       return withHandles(
@@ -111,7 +95,6 @@ async function postgresKind(): Promise<LedgerKind> {
   const { PostgresLedger } = await import('@recourse/store-postgres');
   return {
     name: 'postgres',
-    unavailable: missingMethods(PostgresLedger.prototype),
     create() {
       const table = `mistakes_${uniqueId()}`;
       return withHandles(
@@ -137,27 +120,7 @@ async function postgresKind(): Promise<LedgerKind> {
   };
 }
 
-/** A store whose module cannot even load on this branch is unavailable too, with the error. */
-async function load(name: LedgerKind['name'], kind: () => Promise<LedgerKind>) {
-  try {
-    return await kind();
-  } catch (error) {
-    return {
-      name,
-      unavailable: `its module does not load: ${(error as Error).message}`,
-      create: () => {
-        throw new Error(`${name} ledger unavailable`);
-      },
-    } satisfies LedgerKind;
-  }
-}
-
-/** The memory, SQLite, Redis and PostgreSQL ledgers, each marked when it cannot run here. */
+/** The memory, SQLite, Redis and PostgreSQL ledgers: a store that fails to load fails the tests. */
 export async function ledgerKinds(): Promise<LedgerKind[]> {
-  return [
-    memory,
-    await load('sqlite', sqliteKind),
-    await load('redis', redisKind),
-    await load('postgres', postgresKind),
-  ];
+  return [memory, await sqliteKind(), await redisKind(), await postgresKind()];
 }
