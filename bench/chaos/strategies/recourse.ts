@@ -8,6 +8,8 @@ import {
   type Ledger,
   MemoryLedger,
   type RecoveryContract,
+  type RetryBudgetOptions,
+  type RetryOptions,
   type ToolPolicy,
 } from '@recourse/core';
 import { SqliteLedger } from '@recourse/core/sqlite';
@@ -17,14 +19,16 @@ import { createPrng, hashSeed } from '../prng.js';
 import type { NextMove, StepOutcome, Strategy } from './strategy.js';
 
 /** Policies as a user would declare them for the nine tools. */
-export function policiesFor(downstream: Downstream): Record<string, ToolPolicy<StepInput>> {
+export function policiesFor(
+  downstream: Downstream,
+  { readsUndeclared = false } = {},
+): Record<string, ToolPolicy<StepInput>> {
   const policies: Record<string, ToolPolicy<StepInput>> = {};
   for (const step of jobSteps) {
     // Reads declared as reads, writes as writes: a tool that declares nothing may write.
-    const policy: ToolPolicy<StepInput> = {
-      dependency: step.dependency,
-      sideEffects: step.kind === 'write',
-    };
+    const policy: ToolPolicy<StepInput> = { dependency: step.dependency };
+    if (step.kind === 'write') policy.sideEffects = true;
+    else if (!readsUndeclared) policy.sideEffects = false;
     if (step.guard === 'idempotent') policy.idempotent = true;
     if (step.guard === 'reconcile') {
       policy.reconcile = async (input, info) => ({
@@ -42,6 +46,15 @@ export interface RecourseStrategyOptions {
   ledger: LedgerKind;
   /** The shared per-dependency retry budget (default on); `false` turns it off. */
   retryBudget?: boolean | undefined;
+  /** For the ablation: a name, retry and budget options over the defaults, reads left undeclared. */
+  variant?:
+    | {
+        name: string;
+        retry?: Omit<RetryOptions, 'budget'> | undefined;
+        budget?: Omit<RetryBudgetOptions, 'clock'> | undefined;
+        readsUndeclared?: boolean | undefined;
+      }
+    | undefined;
 }
 
 /**
@@ -52,8 +65,9 @@ export interface RecourseStrategyOptions {
 export function createRecourseStrategy(options: RecourseStrategyOptions): Strategy {
   const ledgerKind = options.ledger;
   const withBudget = options.retryBudget !== false;
+  const variant = options.variant;
   return {
-    name: `recourse (${ledgerKind}${withBudget ? '' : ', no retry budget'})`,
+    name: variant?.name ?? `recourse (${ledgerKind}${withBudget ? '' : ', no retry budget'})`,
     kind: 'recourse',
     description: `recourse runtime, defaults (5 attempts within 30 s, 200 ms × 4ⁿ equal jitter${withBudget ? ', shared per-dependency retry budget with a half-open probe' : ', retry budget off'}), ${ledgerKind === 'memory' ? 'MemoryLedger' : 'SqliteLedger file'}`,
     start({ time, downstream, seed }) {
@@ -67,16 +81,16 @@ export function createRecourseStrategy(options: RecourseStrategyOptions): Strate
       } else {
         ledger = new MemoryLedger({ clock: time });
       }
-      const budget = withBudget ? createRetryBudget({ clock: time }) : false;
+      const budget = withBudget ? createRetryBudget({ ...variant?.budget, clock: time }) : false;
       const random = createPrng(hashSeed(seed, 'recourse-jitter'));
-      const policies = policiesFor(downstream);
+      const policies = policiesFor(downstream, { readsUndeclared: variant?.readsUndeclared });
       return {
         createJob(jobId) {
           const runtime = createRecoveryRuntime({
             runId: jobId,
             ledger,
             policies,
-            retry: { budget },
+            retry: { ...variant?.retry, budget },
             clock: time,
             random,
           });
