@@ -1,4 +1,4 @@
-import type { Outcome, RecoveryContract } from '@recourse/core';
+import type { CompensationReport, Outcome, RecoveryContract } from '@recourse/core';
 import type { StoreSpec } from './stores.js';
 
 export type Scenario =
@@ -15,7 +15,16 @@ export type Scenario =
   /** Is refused a resource (403), says `blocking`, waits to be killed. */
   | 'get-denied'
   /** Reaches for the denied resource by two routes, and for another resource. */
-  | 'reach-denied';
+  | 'reach-denied'
+  /** Creates a VM, configures its DNS, then compensates both (`recovery.compensate()`). */
+  | 'provision-and-undo'
+  /**
+   * The same writes, says `provisioned`, compensates on `compensate`. Each undo it applies
+   * says `undo-applied` and waits for `resume`; an undo it finds in flight says `claim-waiting`.
+   */
+  | 'undo-together'
+  /** The same writes, compensates; says `blocking` once the first undo landed downstream. */
+  | 'crash-mid-undo';
 
 /** How a take-over worker may resolve the crashed worker's in-doubt write. */
 export type TakeOverVariant = 'reconcile' | 'idempotent' | 'none';
@@ -29,6 +38,8 @@ export interface WorkerConfig {
   downstreamDir: string;
   operations?: number | undefined;
   variant?: TakeOverVariant | undefined;
+  /** The downstream refuses the first request of each undo (a 503, nothing applied). */
+  refuseFirstUndo?: boolean | undefined;
 }
 
 export type CallReport =
@@ -38,15 +49,22 @@ export type CallReport =
 export type WorkerMessage =
   | { type: 'ready' }
   | { type: 'blocking'; calls: CallReport[] }
+  | { type: 'provisioned'; calls: CallReport[] }
+  /** An undo, sent under `key`, landed downstream; its completion is not stored yet. */
+  | { type: 'undo-applied'; key: string; tool: string }
+  /** This worker's claim of the undo `key` found it in flight in another process. */
+  | { type: 'claim-waiting'; key: string }
   | {
       type: 'finished';
       calls: CallReport[];
       events: string[];
       executions: number;
       outcome: Outcome;
+      /** What `recovery.compensate()` resolved to, in the scenarios that call it. */
+      compensation?: CompensationReport | undefined;
       finishedAt: number;
     };
 
-export type ParentMessage = { type: 'go' };
+export type ParentMessage = { type: 'go' } | { type: 'compensate' } | { type: 'resume' };
 
 export const configVariable = 'RECOURSE_WORKER_CONFIG';

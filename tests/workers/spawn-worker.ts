@@ -1,6 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { configVariable, type WorkerConfig, type WorkerMessage } from './protocol.js';
+import {
+  configVariable,
+  type ParentMessage,
+  type WorkerConfig,
+  type WorkerMessage,
+} from './protocol.js';
 
 const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
 const workerScript = fileURLToPath(new URL('./worker.ts', import.meta.url));
@@ -16,6 +21,15 @@ export interface WorkerHandle {
   blocking: Promise<Blocking>;
   /** Resolves with the worker's report once it exits cleanly. */
   finished: Promise<Finished>;
+  /**
+   * Resolves with the first message of `type` (already received or still to come) that
+   * `match` accepts. Messages are kept, so several waits may see the same one.
+   */
+  waitFor<T extends WorkerMessage['type']>(
+    type: T,
+    match?: (message: Extract<WorkerMessage, { type: T }>) => boolean,
+  ): Promise<Extract<WorkerMessage, { type: T }>>;
+  send(message: ParentMessage): void;
   go(): void;
   /** SIGKILL, resolved once the process is gone. */
   kill(): Promise<void>;
@@ -48,18 +62,28 @@ export function startWorker(config: WorkerConfig): WorkerHandle {
     throw new Error(`worker ${config.worker} (${config.scenario}) exited ${code}: ${stderr}`);
   });
   died.catch(() => {}); // only an error for whoever is still waiting on it
-  const message = <T extends WorkerMessage['type']>(type: T) =>
-    Promise.race([
-      new Promise<Extract<WorkerMessage, { type: T }>>((resolve) =>
-        child.on('message', (m: WorkerMessage) => {
-          if (m.type === type) resolve(m as Extract<WorkerMessage, { type: T }>);
-        }),
-      ),
+  const received: WorkerMessage[] = [];
+  child.on('message', (m: WorkerMessage) => received.push(m));
+  const waitFor: WorkerHandle['waitFor'] = (type, match = () => true) => {
+    type Wanted = Extract<WorkerMessage, { type: typeof type }>;
+    const wanted = (m: WorkerMessage): m is Wanted => m.type === type && match(m as Wanted);
+    const seen = received.find(wanted);
+    if (seen) return Promise.resolve(seen);
+    return Promise.race([
+      new Promise<Wanted>((resolve) => {
+        const listener = (m: WorkerMessage) => {
+          if (!wanted(m)) return;
+          child.off('message', listener);
+          resolve(m);
+        };
+        child.on('message', listener);
+      }),
       died,
     ]);
-  const ready = message('ready').then(() => {});
-  const blocking = message('blocking');
-  const finished = message('finished');
+  };
+  const ready = waitFor('ready').then(() => {});
+  const blocking = waitFor('blocking');
+  const finished = waitFor('finished');
   const finishedCleanly = finished.then(async (report) => {
     const code = await exited;
     if (code !== 0) throw new Error(`worker ${config.worker} exited ${code}: ${stderr}`);
@@ -72,6 +96,8 @@ export function startWorker(config: WorkerConfig): WorkerHandle {
     ready,
     blocking,
     finished: finishedCleanly,
+    waitFor,
+    send: (message) => child.send(message),
     go: () => child.send({ type: 'go' }),
     async kill() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

@@ -8,7 +8,7 @@ import {
 } from '@recourse/core';
 import { APICallError, tool } from 'ai';
 import { z } from 'zod';
-import { openFileDownstream } from './downstream.js';
+import { openFileDownstream, type TransferReceipt } from './downstream.js';
 import type { CallReport, WorkerConfig } from './protocol.js';
 
 export type WrappedExecute = (
@@ -23,6 +23,11 @@ export interface WorkerRun {
   executions: () => number;
   /** Calls a wrapped tool the way the AI SDK does, and reports what the model would get. */
   call: (toolName: string, input: unknown, onExecuted?: () => Promise<void>) => Promise<CallReport>;
+}
+
+export interface WorkerHooks {
+  /** Runs inside a compensation once its undo landed downstream, before it returns. */
+  afterUndo?: ((undo: { key: string; tool: string }) => Promise<void>) | undefined;
 }
 
 /** A real error object of the AI SDK, as a provider call inside a tool would throw it. */
@@ -40,11 +45,17 @@ function httpError(statusCode: number, url: string): APICallError {
 /**
  * One worker's recovery layer over the shared ledger, with its tools: `transfer` (a write
  * to the shared file downstream, sending `callContext().idempotencyKey`), `submit_form`
- * (always a 422), `read_repo` (403 for acme/secret) and `shell`.
+ * (always a 422), `read_repo` (403 for acme/secret), `shell`, and `create_vm` and
+ * `configure_dns` (writes whose `compensate` sends an undo downstream).
  */
-export function createWorkerRun(config: WorkerConfig, ledger: Ledger): WorkerRun {
+export function createWorkerRun(
+  config: WorkerConfig,
+  ledger: Ledger,
+  hooks: WorkerHooks = {},
+): WorkerRun {
   const downstream = openFileDownstream(config.downstreamDir, {
     dedupe: config.variant === 'idempotent',
+    refuseFirstUndo: config.refuseFirstUndo,
   });
   const events: string[] = [];
   let executions = 0;
@@ -57,11 +68,31 @@ export function createWorkerRun(config: WorkerConfig, ledger: Ledger): WorkerRun
       return receipt ? { happened: true, result: receipt } : { happened: false };
     };
   }
+  // The undo goes out under the compensation's own key (the write's key + `:compensate`),
+  // naming the write it undoes and the receipt it was handed.
+  const undo =
+    (tool: string): ToolPolicy['compensate'] =>
+    async (_input, { idempotencyKey, result }) => {
+      const key = callContext().idempotencyKey;
+      const of = (result as TransferReceipt | undefined)?.transferId;
+      const answer = downstream.undo({
+        key,
+        tool,
+        worker: config.worker,
+        writeKey: idempotencyKey,
+        of,
+      });
+      if (answer === 'unavailable') throw httpError(503, 'https://cloud.test/undo');
+      await hooks.afterUndo?.({ key, tool });
+      return { undone: idempotencyKey };
+    };
   const recovery = createRecovery({
     runId: config.runId,
     ledger,
     policies: {
       transfer: transferPolicy,
+      create_vm: { sideEffects: true, compensate: undo('create_vm') },
+      configure_dns: { sideEffects: true, compensate: undo('configure_dns') },
       read_repo: {
         resource: (input: { repo: string }) => urlResource(`https://github.com/${input.repo}`),
       },
@@ -102,6 +133,20 @@ export function createWorkerRun(config: WorkerConfig, ledger: Ledger): WorkerRun
       execute: async ({ command }) => {
         executions++;
         return `ran: ${command}`;
+      },
+    }),
+    create_vm: tool({
+      inputSchema: z.object({ name: z.string() }),
+      execute: async () => {
+        executions++;
+        return downstream.write(callContext().idempotencyKey, config.worker, 'create_vm');
+      },
+    }),
+    configure_dns: tool({
+      inputSchema: z.object({ host: z.string(), vm: z.string() }),
+      execute: async () => {
+        executions++;
+        return downstream.write(callContext().idempotencyKey, config.worker, 'configure_dns');
       },
     }),
   });

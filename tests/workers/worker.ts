@@ -1,17 +1,50 @@
 // A worker process: one agent run's tools over the shared ledger, driven without a model.
 // Started by spawn-worker.ts with its config in an environment variable; talks over IPC.
+import type { CompensationReport } from '@recourse/core';
+import { reportInFlightClaims } from './in-flight-claims.js';
 import type { CallReport, ParentMessage, WorkerConfig, WorkerMessage } from './protocol.js';
 import { configVariable } from './protocol.js';
 import { openLedger } from './stores.js';
-import { createWorkerRun, type WorkerRun } from './worker-tools.js';
+import { createWorkerRun, type WorkerHooks, type WorkerRun } from './worker-tools.js';
 
 const config = JSON.parse(process.env[configVariable] ?? '{}') as WorkerConfig;
 const send = (message: WorkerMessage) =>
   new Promise<void>((resolve, reject) =>
     process.send?.(message, undefined, {}, (error) => (error ? reject(error) : resolve())),
   );
-const ledger = openLedger(config.store, config.leaseMs);
-const run = createWorkerRun(config, ledger);
+/** Resolves at the parent's next message of `type` (listen before asking for it). */
+function nextMessage(type: ParentMessage['type']): Promise<void> {
+  return new Promise((resolve) => {
+    const listener = (message: ParentMessage) => {
+      if (message.type !== type) return;
+      process.off('message', listener);
+      resolve();
+    };
+    process.on('message', listener);
+  });
+}
+
+const store = openLedger(config.store, config.leaseMs);
+// Compensating together: the parent learns when this worker waits on the other one's undo.
+const ledger =
+  config.scenario === 'undo-together'
+    ? reportInFlightClaims(
+        store,
+        (key) => key.endsWith(':compensate'),
+        (key) => void send({ type: 'claim-waiting', key }),
+      )
+    : store;
+const hooks: WorkerHooks = {};
+if (config.scenario === 'crash-mid-undo') hooks.afterUndo = () => blockUntilKilled();
+if (config.scenario === 'undo-together') {
+  hooks.afterUndo = async (undo) => {
+    const resumed = nextMessage('resume');
+    await send({ type: 'undo-applied', ...undo });
+    await resumed;
+  };
+}
+const run = createWorkerRun(config, ledger, hooks);
+let compensation: CompensationReport | undefined;
 
 /** Tells the parent, then never returns: the parent kills this process with SIGKILL. */
 async function blockUntilKilled(calls: CallReport[] = []): Promise<never> {
@@ -31,6 +64,20 @@ async function hammer(w: WorkerRun): Promise<CallReport[]> {
   };
   await Promise.all([lane(), lane(), lane(), lane()]);
   return reports;
+}
+
+/** Two writes of a saga, the DNS record pointing at the VM. */
+async function provision(w: WorkerRun): Promise<CallReport[]> {
+  return [
+    await w.call('create_vm', { name: 'vm-1' }),
+    await w.call('configure_dns', { host: 'vm-1.example.test', vm: 'vm-1' }),
+  ];
+}
+
+async function provisionAndUndo(w: WorkerRun): Promise<CallReport[]> {
+  const calls = await provision(w);
+  compensation = await w.recovery.compensate();
+  return calls;
 }
 
 const scenarios: Record<WorkerConfig['scenario'], (w: WorkerRun) => Promise<CallReport[]>> = {
@@ -60,13 +107,20 @@ const scenarios: Record<WorkerConfig['scenario'], (w: WorkerRun) => Promise<Call
     await w.call('shell', { command: 'git clone https://github.com/ACME/Secret.git' }),
     await w.call('read_repo', { repo: 'acme/public' }),
   ],
+  'provision-and-undo': provisionAndUndo,
+  'undo-together': async (w) => {
+    const calls = await provision(w);
+    const told = nextMessage('compensate');
+    await send({ type: 'provisioned', calls });
+    await told;
+    compensation = await w.recovery.compensate();
+    return calls;
+  },
+  // The hook stops it inside the first undo (the DNS record's: newest first).
+  'crash-mid-undo': provisionAndUndo,
 };
 
-const go = new Promise<void>((resolve) => {
-  process.on('message', (message: ParentMessage) => {
-    if (message.type === 'go') resolve();
-  });
-});
+const go = nextMessage('go');
 await send({ type: 'ready' });
 await go;
 const calls = await scenarios[config.scenario](run);
@@ -76,6 +130,7 @@ await send({
   events: run.events,
   executions: run.executions(),
   outcome: run.recovery.outcome(),
+  compensation,
   finishedAt: Date.now(),
 });
 await ledger.close?.();
