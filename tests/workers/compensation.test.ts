@@ -223,16 +223,21 @@ describe.each(storeKinds)('%s ledger: compensation at most once', (kind) => {
     expect(records.vm).toMatchObject({ state: 'completed' });
   }, 60_000);
 
-  // Known gap: compensateWrites (runtime/run/compensate.ts) drops the ending of an undo left
-  // in doubt; the outcome says only `failed: ['configure_dns']` and its summary "not undone
-  // (failed)", while the undo may well have landed (here it did). The key a person must
-  // reconcile belongs in `needs_reconciliation`, as for any write in doubt. Remove `.fails`
-  // once the runtime reports it.
-  it.fails('lists the undo left in doubt under needs_reconciliation, with its key', async () => {
+  // The undo may have landed (here it did): a person must look, so its key is listed like
+  // any write in doubt, and the summary says so instead of "failed".
+  it('lists the undo left in doubt under needs_reconciliation, with its key', async () => {
     const { dns, report } = await crashed();
-    expect(report.outcome.needs_reconciliation ?? []).toContainEqual(
-      expect.objectContaining({ idempotency_key: undoKeyOf(dns) }),
-    );
+    expect(report.outcome.needs_reconciliation ?? []).toContainEqual({
+      tool: 'configure_dns.compensate',
+      idempotency_key: undoKeyOf(dns),
+      code: 'RECONCILE_BY_HAND',
+    });
+    expect(report.outcome).toMatchObject({
+      status: 'PARTIAL_RESULT',
+      reason: 'NEEDS_RECONCILIATION',
+    });
+    expect(report.outcome.summary).toContain('in doubt, not re-sent: configure_dns');
+    expect(report.outcome.summary).not.toContain('not undone (failed)');
   }, 60_000);
 
   it('an undo refused once with a 503 is retried under the same key and lands once', async () => {

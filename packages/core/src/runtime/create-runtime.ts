@@ -47,15 +47,18 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
 
   let compensating: Promise<CompensationReport> | undefined;
   const compensate = () => {
-    compensating ??= compensateWrites(run, state.writes, tools.resolve).then((report) => {
-      state.dispatch({
-        type: 'compensated',
-        compensated: report.compensated,
-        failed: report.failed,
-        notCompensable: report.not_compensable,
-      });
-      return report;
-    });
+    compensating ??= compensateWrites(run, state.writes, tools.resolve).then(
+      ({ report, inDoubt }) => {
+        state.dispatch({
+          type: 'compensated',
+          compensated: report.compensated,
+          failed: report.failed,
+          notCompensable: report.not_compensable,
+          inDoubt,
+        });
+        return report;
+      },
+    );
     return compensating;
   };
 

@@ -204,6 +204,34 @@ describe('compensation of completed writes', () => {
       failed: ['pay'],
       not_compensable: [],
     });
+    const outcome = h.runtime.outcome();
+    expect(outcome.needs_reconciliation).toEqual([
+      {
+        tool: 'pay.compensate',
+        idempotency_key: expect.stringMatching(/:compensate$/),
+        code: 'RECONCILE_BY_HAND',
+      },
+    ]);
+    expect(outcome).toMatchObject({ status: 'PARTIAL_RESULT', reason: 'NEEDS_RECONCILIATION' });
+    expect(outcome.summary).toContain('in doubt, not re-sent: pay');
+  });
+
+  it('a compensation that fails permanently is failed, and nothing is in doubt', async () => {
+    const h = createHarness({
+      policies: {
+        pay: {
+          sideEffects: true,
+          compensate: () => {
+            throw Object.assign(new Error('Gone'), { status: 410 });
+          },
+        },
+      },
+    });
+    await h.run('pay', { id: 1 }, () => 'paid');
+    expect(await h.runtime.compensate()).toMatchObject({ failed: ['pay'] });
+    const outcome = h.runtime.outcome();
+    expect(outcome.needs_reconciliation).toBeUndefined();
+    expect(outcome.summary).toContain('not undone (failed): pay');
   });
 
   it('autoCompensate undoes the run’s writes when it ends FAILED or BLOCKED', async () => {

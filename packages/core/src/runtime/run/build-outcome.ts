@@ -87,9 +87,11 @@ function describeRecoveries(recoveries: readonly Recovery[]): string {
 function describeCompensation(run: RunSnapshot): string {
   const done = run.compensation;
   if (!done) return '';
+  const failedOnly = done.failed.filter((tool) => !done.inDoubt.includes(tool));
   const parts = [
     done.compensated.length ? `undone: ${done.compensated.join(', ')}` : '',
-    done.failed.length ? `not undone (failed): ${done.failed.join(', ')}` : '',
+    failedOnly.length ? `not undone (failed): ${failedOnly.join(', ')}` : '',
+    done.inDoubt.length ? `in doubt, not re-sent: ${done.inDoubt.join(', ')}` : '',
     done.notCompensable.length ? `no compensation: ${done.notCompensable.join(', ')}` : '',
   ].filter(Boolean);
   return parts.length ? ` Compensation — ${parts.join('; ')}.` : '';

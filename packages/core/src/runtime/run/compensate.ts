@@ -1,13 +1,20 @@
 import { Call, type RunParts } from '../call/call.js';
 import { executeCall } from '../call/execute-call.js';
 import type { ResolvedTool } from '../options/tool-table.js';
-import type { CompletedWrite } from './run-state.js';
+import type { CompletedWrite, UndoInDoubt } from './run-actions.js';
 
 export interface CompensationReport {
   /** Tool names of the writes undone, in the order tried (newest write first). */
   compensated: string[];
+  /** Not known to be undone: the undo failed, or may have landed (then also in doubt). */
   failed: string[];
   not_compensable: string[];
+}
+
+export interface Compensation {
+  report: CompensationReport;
+  /** Undos left in doubt: listed in the outcome's `needs_reconciliation`, never re-sent. */
+  inDoubt: UndoInDoubt[];
 }
 
 /**
@@ -20,8 +27,9 @@ export async function compensateWrites(
   run: RunParts,
   writes: readonly CompletedWrite[],
   resolve: (toolName: string) => ResolvedTool,
-): Promise<CompensationReport> {
+): Promise<Compensation> {
   const report: CompensationReport = { compensated: [], failed: [], not_compensable: [] };
+  const inDoubt: UndoInDoubt[] = [];
   for (const write of [...writes].reverse()) {
     const own = resolve(write.tool);
     const compensate = own.policy.compensate;
@@ -53,12 +61,16 @@ export async function compensateWrites(
         }),
     });
     let ok = false;
+    let code = 'ABORTED';
     try {
-      ok = (await executeCall(call)).ok;
+      const ending = await executeCall(call);
+      ok = ending.ok;
+      if (!ending.ok) code = ending.decision.code;
     } catch {
-      ok = false; // aborted: not known to be undone
+      // Aborted: not known to be undone, and in doubt if it may have been sent.
     }
     (ok ? report.compensated : report.failed).push(write.tool);
+    if (!ok && call.inDoubt) inDoubt.push({ tool: write.tool, key: call.key, code });
     if (run.emitter.active) {
       run.emitter.emit({
         ...call.base(),
@@ -67,5 +79,5 @@ export async function compensateWrites(
       });
     }
   }
-  return report;
+  return { report, inDoubt };
 }

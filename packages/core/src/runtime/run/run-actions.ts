@@ -45,7 +45,21 @@ export type RunAction =
   | { type: 'replanned'; tool: string; code: string; observation: string }
   | { type: 'guidance.taken' }
   | { type: 'write.completed'; write: CompletedWrite }
-  | { type: 'compensated'; compensated: string[]; failed: string[]; notCompensable: string[] };
+  | {
+      type: 'compensated';
+      compensated: string[];
+      failed: string[];
+      notCompensable: string[];
+      /** Undos that may have landed and were not re-sent: a person must look. */
+      inDoubt: UndoInDoubt[];
+    };
+
+/** An undo whose outcome is unknown (a lost response, a crash mid-undo): not re-sent. */
+export interface UndoInDoubt {
+  tool: string;
+  key: string;
+  code: string;
+}
 
 /** A write the run completed: what `compensate()` may undo, newest last. */
 export interface CompletedWrite {

@@ -22,7 +22,9 @@ export class RunState {
   #terminal: Terminal | undefined;
   #guidance: string | undefined;
   #plan: PlanVersions = { version: 1, history: [] };
-  #compensation: { compensated: string[]; failed: string[]; notCompensable: string[] } | undefined;
+  #compensation:
+    | { compensated: string[]; failed: string[]; notCompensable: string[]; inDoubt: string[] }
+    | undefined;
   readonly #writes = new Map<string, CompletedWrite>();
 
   get terminal(): Terminal | undefined {
@@ -121,7 +123,15 @@ export class RunState {
           compensated: action.compensated,
           failed: action.failed,
           notCompensable: action.notCompensable,
+          inDoubt: action.inDoubt.map((undo) => undo.tool),
         };
+        for (const undo of action.inDoubt) {
+          this.#needsReconciliation.set(undo.key, {
+            tool: `${undo.tool}.compensate`,
+            idempotency_key: undo.key,
+            code: undo.code,
+          });
+        }
         return;
     }
   }
