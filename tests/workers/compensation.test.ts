@@ -78,9 +78,9 @@ const count = (events: readonly string[], type: string) => events.filter((e) => 
  * the same run restarted, makes the same calls and compensates. Shared by the tests that
  * read it, so the crash runs once per store.
  */
-function crashMidUndo(kind: StoreSpec['kind']) {
+function crashMidUndo(kind: StoreSpec['kind'], options: Partial<WorkerConfig> = {}) {
   const run = async () => {
-    const t = setUp(kind);
+    const t = setUp(kind, options);
     try {
       const a = t.start('crash-mid-undo', 0);
       await a.ready;
@@ -207,8 +207,8 @@ describe.each(storeKinds)('%s ledger: compensation at most once', (kind) => {
 
     expect(report.executions).toBe(0);
     expect(report.finishedAt).toBeGreaterThanOrEqual(afterCrash.dns?.leaseExpiresAt ?? Infinity);
-    // The undo in doubt is not re-sent (a compensation has no `reconcile` or `idempotent`
-    // of its own): reported failed, its record uncertain for every later process. The
+    // The undo in doubt is not re-sent (this compensation declares neither `idempotent` nor
+    // `reconcile`): reported failed, its record uncertain for every later process. The
     // older write is still undone, by B, with A's receipt read back from the ledger.
     expect(report.compensation).toEqual({
       compensated: ['create_vm'],
@@ -238,6 +238,22 @@ describe.each(storeKinds)('%s ledger: compensation at most once', (kind) => {
     });
     expect(report.outcome.summary).toContain('in doubt, not re-sent: configure_dns');
     expect(report.outcome.summary).not.toContain('not undone (failed)');
+  }, 60_000);
+
+  it('an undo declared idempotent is replayed behind its key after the crash: undone once, nothing in doubt', async () => {
+    const { vm, dns, report, records, downstream } = await crashMidUndo(kind, {
+      idempotentUndo: true,
+    })();
+    expect(report.compensation).toEqual(both);
+    expect(report.outcome.needs_reconciliation).toBeUndefined();
+    // Two requests of the DNS undo under one key (A's, then B's replay), applied once.
+    expect(downstream.undoRequests()).toEqual([
+      undoOf(downstream, dns, 0),
+      undoOf(downstream, dns, 1),
+      undoOf(downstream, vm, 1),
+    ]);
+    expect(downstream.undos()).toEqual([undoOf(downstream, dns, 0), undoOf(downstream, vm, 1)]);
+    expect(records.dns).toMatchObject({ state: 'completed' });
   }, 60_000);
 
   it('an undo refused once with a 503 is retried under the same key and lands once', async () => {

@@ -28,6 +28,8 @@ export interface UndoLine {
 
 export interface FileDownstreamOptions {
   dedupe: boolean;
+  /** Applies an undo key once: a repeat of it changes nothing (an idempotent DELETE). */
+  dedupeUndos?: boolean | undefined;
   /** Refuses the first undo request of each key, as a 503 would, applying nothing. */
   refuseFirstUndo?: boolean | undefined;
 }
@@ -117,6 +119,7 @@ export function openFileDownstream(dir: string, options: FileDownstreamOptions):
     undo(line) {
       appendFileSync(undoRequestsLog, `${JSON.stringify(line)}\n`);
       if (options.refuseFirstUndo && firstTime(line.key)) return 'unavailable';
+      if (options.dedupeUndos && !firstTime(`applied:${line.key}`)) return 'applied';
       appendFileSync(undosLog, `${JSON.stringify(line)}\n`);
       return 'applied';
     },

@@ -40,6 +40,8 @@ export interface WorkerConfig {
   variant?: TakeOverVariant | undefined;
   /** The downstream refuses the first request of each undo (a 503, nothing applied). */
   refuseFirstUndo?: boolean | undefined;
+  /** The undo is declared idempotent and the downstream applies each undo key once. */
+  idempotentUndo?: boolean | undefined;
 }
 
 export type CallReport =

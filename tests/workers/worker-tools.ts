@@ -1,5 +1,6 @@
 import { createRecovery, isToolCallFailure } from '@recourse/ai-sdk';
 import {
+  type CompensateFunction,
   callContext,
   type Ledger,
   shellResources,
@@ -55,6 +56,7 @@ export function createWorkerRun(
 ): WorkerRun {
   const downstream = openFileDownstream(config.downstreamDir, {
     dedupe: config.variant === 'idempotent',
+    dedupeUndos: config.idempotentUndo,
     refuseFirstUndo: config.refuseFirstUndo,
   });
   const events: string[] = [];
@@ -70,8 +72,8 @@ export function createWorkerRun(
   }
   // The undo goes out under the compensation's own key (the write's key + `:compensate`),
   // naming the write it undoes and the receipt it was handed.
-  const undo =
-    (tool: string): ToolPolicy['compensate'] =>
+  const undoOf =
+    (tool: string): CompensateFunction<unknown, unknown> =>
     async (_input, { idempotencyKey, result }) => {
       const key = callContext().idempotencyKey;
       const of = (result as TransferReceipt | undefined)?.transferId;
@@ -86,6 +88,9 @@ export function createWorkerRun(
       await hooks.afterUndo?.({ key, tool });
       return { undone: idempotencyKey };
     };
+  // Declared idempotent, an undo left in doubt by a dead worker is replayed behind its key.
+  const undo = (tool: string): ToolPolicy['compensate'] =>
+    config.idempotentUndo ? { undo: undoOf(tool), idempotent: true } : undoOf(tool);
   const recovery = createRecovery({
     runId: config.runId,
     ledger,

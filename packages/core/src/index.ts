@@ -75,6 +75,8 @@ export type { ModelRequest } from './runtime/model/model-request.js';
 export type { SdkFailure } from './runtime/model/sdk-failure.js';
 export type {
   CheckFailure,
+  CompensateFunction,
+  Compensation,
   ReconcileResult,
   RecoveryOptions,
   RetryOptions,

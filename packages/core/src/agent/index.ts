@@ -5,6 +5,7 @@ export {
   type CallContext,
   type CheckFailure,
   type Classification,
+  type Compensation,
   type CompensationReport,
   type ConsoleTraceOptions,
   callContext,

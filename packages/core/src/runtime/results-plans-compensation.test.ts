@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   createHarness,
+  drive,
   httpFailure,
   timeoutAfterWrite,
 } from '../../test-support/runtime-harness.js';
+import { callContext } from '../index.js';
 import { MemoryLedger } from '../ledger/memory-ledger.js';
 import { createFakeClock } from '../testing/fake-clock.js';
 
@@ -214,6 +216,75 @@ describe('compensation of completed writes', () => {
     ]);
     expect(outcome).toMatchObject({ status: 'PARTIAL_RESULT', reason: 'NEEDS_RECONCILIATION' });
     expect(outcome.summary).toContain('in doubt, not re-sent: pay');
+  });
+
+  it('an undo declared with reconcile is proven after a lost response, not left in doubt', async () => {
+    const undone: string[] = [];
+    const h = createHarness({
+      policies: {
+        pay: {
+          sideEffects: true,
+          compensate: {
+            undo: (input: { id: number }) => {
+              undone.push(`refund ${input.id}`);
+              throw timeoutAfterWrite(); // the refund landed, its response was lost
+            },
+            reconcile: () => ({ happened: undone.length > 0 }),
+          },
+        },
+      },
+    });
+    await h.run('pay', { id: 1 }, () => 'paid');
+    expect(await h.runtime.compensate()).toEqual({
+      compensated: ['pay'],
+      failed: [],
+      not_compensable: [],
+    });
+    expect(undone).toEqual(['refund 1']);
+    expect(h.runtime.outcome().needs_reconciliation).toBeUndefined();
+  });
+
+  it('an undo declared idempotent is replayed behind its key after a lost response', async () => {
+    const keys: string[] = [];
+    const h = createHarness({
+      policies: {
+        pay: {
+          sideEffects: true,
+          compensate: {
+            undo: () => {
+              keys.push(callContext().idempotencyKey);
+              if (keys.length === 1) throw timeoutAfterWrite();
+              return 'refunded';
+            },
+            idempotent: true,
+          },
+        },
+      },
+    });
+    await h.run('pay', { id: 1 }, () => 'paid');
+    // The replay waits out a backoff: the fake clock is driven through it.
+    expect(await drive(h.clock, h.runtime.compensate())).toMatchObject({
+      compensated: ['pay'],
+      failed: [],
+    });
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toBe(keys[1]);
+    expect(keys[0]).toMatch(/:compensate$/);
+  });
+
+  it('a compensation object without undo, or with an unknown key, fails at construction', () => {
+    expect(() =>
+      createHarness({
+        policies: { pay: { sideEffects: true, compensate: { idempotent: true } as never } },
+      }),
+    ).toThrow(/policies\.pay\.compensate\.undo/);
+    expect(() =>
+      createHarness({
+        policies: {
+          pay: { sideEffects: true, compensate: { undo: () => 1, idempotant: true } as never },
+        },
+      }),
+    ).toThrow(/did you mean "idempotent"/);
   });
 
   it('a compensation that fails permanently is failed, and nothing is in doubt', async () => {

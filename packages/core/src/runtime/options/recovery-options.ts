@@ -15,6 +15,23 @@ export interface ToolCallInfo {
   idempotencyKey: string;
 }
 
+/** Undoes one completed write; `info.idempotencyKey` is the write's own key. */
+export type CompensateFunction<Input, Output> = (
+  input: Input,
+  info: ToolCallInfo & { result: Output | undefined },
+) => unknown;
+
+/** A compensation whose undo can be replayed or proven when it is left in doubt. */
+export interface Compensation<Input, Output> {
+  undo: CompensateFunction<Input, Output>;
+  /** The undo's downstream dedupes on the undo's key (`callContext().idempotencyKey`). */
+  idempotent?: boolean | undefined;
+  /** Proves whether an undo left in doubt happened. */
+  reconcile?:
+    | ((input: Input, info: ToolCallInfo) => Promise<ReconcileResult> | ReconcileResult)
+    | undefined;
+}
+
 /** What `check` answers for a result that is really a failure. */
 export interface CheckFailure {
   message: string;
@@ -46,10 +63,13 @@ export interface ToolPolicy<Input = any, Output = any> {
   fallback?:
     | ((input: Input, info: ToolCallInfo & { classification: Classification }) => unknown)
     | undefined;
-  /** Undoes a completed write; `recovery.compensate()` runs them newest first. */
-  compensate?:
-    | ((input: Input, info: ToolCallInfo & { result: Output | undefined }) => unknown)
-    | undefined;
+  /**
+   * Undoes a completed write; `recovery.compensate()` runs them newest first, each once.
+   * A function, or `{ undo, idempotent?, reconcile? }` when an undo left in doubt (a lost
+   * response, a crash mid-undo) may be replayed behind its key (`idempotent: true`, e.g.
+   * a DELETE) or proven (`reconcile`), instead of being left to a person.
+   */
+  compensate?: CompensateFunction<Input, Output> | Compensation<Input, Output> | undefined;
   /** Turns a returned value into a failure (a test run that reports FAIL, a 200 saying error). */
   check?: ((result: Output, input: Input) => CheckFailure | undefined) | undefined;
   /** What the call touches, as canonical resource strings (see urlResource & co.). */

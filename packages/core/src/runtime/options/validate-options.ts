@@ -33,7 +33,18 @@ export const policyShape: Shape = {
   idempotent: bool,
   reconcile: fn,
   fallback: fn,
-  compensate: fn,
+  compensate: (value, field) => {
+    if (typeof value === 'function') return;
+    if (!isObject(value)) {
+      throw new InvalidOptionsError(
+        field,
+        'must be a function or { undo, idempotent?, reconcile? }',
+      );
+    }
+    checkShape(value, field, { undo: fn, idempotent: bool, reconcile: fn });
+    if (typeof value.undo !== 'function')
+      throw new InvalidOptionsError(`${field}.undo`, 'must be a function');
+  },
   check: fn,
   resource: fn,
   capability: text,

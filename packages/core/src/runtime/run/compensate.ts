@@ -11,7 +11,7 @@ export interface CompensationReport {
   not_compensable: string[];
 }
 
-export interface Compensation {
+export interface CompensationResult {
   report: CompensationReport;
   /** Undos left in doubt: listed in the outcome's `needs_reconciliation`, never re-sent. */
   inDoubt: UndoInDoubt[];
@@ -27,20 +27,26 @@ export async function compensateWrites(
   run: RunParts,
   writes: readonly CompletedWrite[],
   resolve: (toolName: string) => ResolvedTool,
-): Promise<Compensation> {
+): Promise<CompensationResult> {
   const report: CompensationReport = { compensated: [], failed: [], not_compensable: [] };
   const inDoubt: UndoInDoubt[] = [];
   for (const write of [...writes].reverse()) {
     const own = resolve(write.tool);
-    const compensate = own.policy.compensate;
-    if (!compensate || !write.undo) {
+    const declared = own.policy.compensate;
+    const compensation = typeof declared === 'function' ? { undo: declared } : declared;
+    if (!compensation || !write.undo) {
       report.not_compensable.push(write.tool);
       continue;
     }
     const undo = write.undo;
     const tool: ResolvedTool = {
       name: `${write.tool}.compensate`,
-      policy: { sideEffects: true, key: () => `${write.key}:compensate` },
+      policy: {
+        sideEffects: true,
+        key: () => `${write.key}:compensate`,
+        idempotent: compensation.idempotent,
+        reconcile: compensation.reconcile,
+      },
       effects: 'write',
       claims: true,
       maxAttempts: own.maxAttempts,
@@ -53,7 +59,7 @@ export async function compensateWrites(
       toolCallId: `compensate:${write.key}`,
       input: undo.input,
       execute: () =>
-        compensate(undo.input, {
+        compensation.undo(undo.input, {
           runId: run.runId,
           toolName: write.tool,
           idempotencyKey: write.key,
