@@ -6,6 +6,7 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  allBodies,
   callService,
   failureIn,
   instructionsSent,
@@ -112,6 +113,34 @@ describe.each([
     expect(recovery.outcome()).toMatchObject({ status: 'FAILED', reason: 'POISON' });
     // The result itself never reached the model as a success.
     expect(result.steps[0]!.toolResults[0]!.output).not.toHaveProperty('status', 'FAIL');
+  });
+
+  it('without stopWhen, a fourth identical call is answered without running the suite', async () => {
+    const runs = useCi(failing);
+    provider.reset([
+      toolCall('run_tests', suite),
+      toolCall('run_tests', suite),
+      toolCall('run_tests', suite),
+      toolCall('run_tests', suite),
+      text('stopped'),
+    ]);
+    const recovery = createRecovery({ runId: 'run-c7' });
+    await generateText({
+      model: model(),
+      prompt: 'Make the checkout tests pass',
+      tools: recovery.tools(
+        { run_tests: runTestsTool() },
+        { run_tests: { sideEffects: false, check: failedRun } },
+      ),
+      stopWhen: isStepCount(8),
+    });
+
+    expect(runs).toHaveLength(3);
+    expect(provider.remaining()).toBe(0);
+    const outputs = provider.toolResults().map((r) => readContract(r.output));
+    expect(outputs[2]).toMatchObject({ code: 'POISON' });
+    expect(outputs[3]).toMatchObject({ code: 'RUN_STOPPED', retry_same_action: false });
+    expect(recovery.outcome()).toMatchObject({ status: 'FAILED', reason: 'POISON' });
   });
 
   it("the check's own code names the failure; a different signature is a new failure, not poison; a PASS goes through", async () => {
@@ -257,5 +286,66 @@ describe.each([
         },
       ],
     });
+  });
+
+  it("the check's message is redacted like an error's: a secret in the report never reaches the model", async () => {
+    const token = 'ghp_0123456789abcdefghijABCDEFGHIJ012345';
+    useCi({ status: 'FAIL', signature: `401 from api.github.com with token ${token}` });
+    provider.reset([toolCall('run_tests', suite), text('failed')]);
+    const recovery = createRecovery({ runId: 'run-c5' });
+    await generateText({
+      model: model(),
+      prompt: 'Run the checkout tests',
+      tools: recovery.tools(
+        { run_tests: runTestsTool() },
+        { run_tests: { sideEffects: false, check: failedRun } },
+      ),
+      stopWhen: [isStepCount(4), recovery.stopWhen],
+      prepareStep: recovery.prepareStep,
+    });
+
+    const contract = readContract(provider.toolResults()[0]!.output);
+    expect(contract).toMatchObject({ code: 'CHECK_FAILED' });
+    expect(contract.error_detail).toContain('401 from api.github.com');
+    expect(allBodies(provider)).not.toContain(token);
+  });
+
+  // BUG (core runtime, call/execute-call.ts `checkResult`): a `failureClass` outside the six
+  // classes (a JavaScript caller's typo, a value read from a config) is copied as is into
+  // the classification, so the model's contract carries `failure_class: "FATAL"` and the
+  // policy falls through to its last rule (REPLAN). It should be refused or mapped to one
+  // of the six (VALIDATION, the documented default).
+  it.fails('a failureClass that is not a failure class never reaches the model as one', async () => {
+    useCi(failing);
+    provider.reset([toolCall('run_tests', suite), text('failed')]);
+    const recovery = createRecovery({ runId: 'run-c6' });
+    await generateText({
+      model: model(),
+      prompt: 'Run the checkout tests',
+      tools: recovery.tools(
+        { run_tests: runTestsTool() },
+        {
+          run_tests: {
+            sideEffects: false,
+            check: (report: Report) =>
+              report.status === 'FAIL'
+                ? ({ message: 'tests failed', failureClass: 'FATAL' } as unknown as CheckFailure)
+                : undefined,
+          },
+        },
+      ),
+      stopWhen: [isStepCount(4), recovery.stopWhen],
+      prepareStep: recovery.prepareStep,
+    });
+
+    const contract = readContract(provider.toolResults()[0]!.output);
+    expect([
+      'TRANSIENT',
+      'VALIDATION',
+      'AUTHORIZATION',
+      'STALE_STATE',
+      'UNKNOWN_OUTCOME',
+      'PERMANENT',
+    ]).toContain(contract.failure_class);
   });
 });

@@ -1,11 +1,11 @@
 import { createRecovery } from '@recourse/ai-sdk';
-import { callContext } from '@recourse/core';
+import { callContext, MemoryLedger } from '@recourse/core';
 import { text, toolCall } from '@recourse/testing';
 import { generateText, isStepCount, tool } from 'ai';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { callService, useScriptedProvider } from '../test-support/harness.js';
+import { callService, readContract, useScriptedProvider } from '../test-support/harness.js';
 
 const { provider, chat, use } = useScriptedProvider();
 
@@ -328,5 +328,102 @@ describe('compensation of completed writes through generateText', () => {
       failed: ['configure_dns'],
     });
     expect(recovery.outcome().summary).toContain('not undone (failed): configure_dns');
+  });
+
+  it('another worker on the same ledger does not undo a write twice', async () => {
+    const log = useCloud();
+    const ledger = new MemoryLedger();
+    provider.reset([toolCall('create_vm', vm), text('provisioned')]);
+    const first = provisioning();
+    const worker = createRecovery({ runId: 'run-s7', ledger });
+    await generateText({
+      model: chat(),
+      prompt: 'Provision web-7',
+      tools: worker.tools(first.tools, first.policies),
+      stopWhen: [isStepCount(4), worker.stopWhen],
+    });
+    expect(await worker.compensate()).toMatchObject({ compensated: ['create_vm'] });
+
+    // A second worker of the same run: the model asks for the same VM (answered from the
+    // ledger), and this worker is asked to compensate too.
+    provider.reset([toolCall('create_vm', vm), text('provisioned')]);
+    const second = provisioning();
+    const other = createRecovery({ runId: 'run-s7', ledger });
+    await generateText({
+      model: chat(),
+      prompt: 'Provision web-7',
+      tools: other.tools(second.tools, second.policies),
+      stopWhen: [isStepCount(4), other.stopWhen],
+    });
+    expect(await other.compensate()).toMatchObject({ compensated: ['create_vm'], failed: [] });
+    expect(log).toEqual(['create vm web-7', 'delete vm vm-1']);
+    expect(second.undos.create_vm).toEqual([]);
+  });
+
+  it('a write whose check says it failed is not a completed write: only the corrected one is undone', async () => {
+    const payments: string[] = [];
+    use(
+      http.post('https://pay.test/refunds', async ({ request }) => {
+        const { amount } = (await request.json()) as { amount: number };
+        payments.push(`refund ${amount}`);
+        // A 200 whose body says the refund was not made.
+        return HttpResponse.json(
+          amount > 50
+            ? { ok: false, error: 'amount exceeds the charge' }
+            : { ok: true, id: 're_1' },
+        );
+      }),
+      http.post('https://pay.test/refunds/:id/cancel', ({ params }) => {
+        payments.push(`cancel ${params.id}`);
+        return HttpResponse.json({ ok: true });
+      }),
+    );
+    provider.reset([
+      toolCall('refund_payment', { paymentId: 'p-1', amount: 100 }),
+      toolCall('refund_payment', { paymentId: 'p-1', amount: 50 }),
+      text('refunded 50'),
+    ]);
+    type Refund = { ok: boolean; id?: string; error?: string };
+    const recovery = createRecovery({ runId: 'run-s8' });
+    await generateText({
+      model: chat(),
+      prompt: 'Refund p-1',
+      tools: recovery.tools(
+        {
+          refund_payment: tool({
+            inputSchema: z.object({ paymentId: z.string(), amount: z.number() }),
+            execute: async (input) =>
+              (await callService('POST', 'https://pay.test/refunds', input)) as Refund,
+          }),
+        },
+        {
+          refund_payment: {
+            sideEffects: true,
+            check: (refund) =>
+              refund.ok ? undefined : { message: `${refund.error}`, code: 'REFUND_REJECTED' },
+            compensate: async (_input, { result }) => {
+              await callService('POST', `https://pay.test/refunds/${result?.id}/cancel`);
+            },
+          },
+        },
+      ),
+      stopWhen: [isStepCount(6), recovery.stopWhen],
+      prepareStep: recovery.prepareStep,
+    });
+
+    expect(readContract(provider.toolResults()[0]!.output)).toMatchObject({
+      code: 'REFUND_REJECTED',
+      recommended_recovery: 'REPAIR',
+    });
+    expect(recovery.outcome()).toMatchObject({
+      status: 'COMPLETED',
+      completed_steps: ['refund_payment'],
+    });
+    expect(await recovery.compensate()).toEqual({
+      compensated: ['refund_payment'],
+      failed: [],
+      not_compensable: [],
+    });
+    expect(payments).toEqual(['refund 100', 'refund 50', 'cancel re_1']);
   });
 });
