@@ -7,6 +7,7 @@ import {
   type ScriptedProvider,
   startProviderServer,
 } from '@recourse/testing';
+import type { AnyHandler } from 'msw';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 /** A scripted OpenAI-compatible provider over msw, reset before every test. */
@@ -14,6 +15,8 @@ export function useScriptedProvider(): {
   provider: ScriptedProvider;
   chat: () => ReturnType<ReturnType<typeof createOpenAI>['chat']>;
   responses: () => ReturnType<ReturnType<typeof createOpenAI>['responses']>;
+  /** Adds msw handlers (a downstream service the tools call) for the current test only. */
+  use: (...handlers: AnyHandler[]) => void;
 } {
   const provider = createScriptedProvider();
   const openai = createOpenAI({ baseURL: provider.baseURL, apiKey: 'test' });
@@ -22,11 +25,18 @@ export function useScriptedProvider(): {
     running = startProviderServer(provider);
   });
   afterAll(() => running?.close());
-  beforeEach(() => provider.reset([]));
+  beforeEach(() => {
+    provider.reset([]);
+    running?.server.resetHandlers();
+  });
   return {
     provider,
     chat: () => openai.chat('gpt-4o'),
     responses: () => openai.responses('gpt-4o'),
+    use: (...handlers) => {
+      if (!running) throw new Error('use() runs inside a test, after the server started');
+      running.server.use(...handlers);
+    },
   };
 }
 
@@ -121,4 +131,45 @@ export function failureIn(step: { content: readonly { type: string }[] } | undef
     if (found) return found;
   }
   throw new Error('the step has no failed tool call');
+}
+
+/**
+ * Calls a sandbox service over HTTP (msw) the way a fetch wrapper such as ky does: a
+ * non-2xx status throws an error that carries the real `Response`.
+ */
+export async function callService(
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  body?: unknown,
+): Promise<unknown> {
+  const response = await fetch(url, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!response.ok) {
+    const error = new Error(
+      `${method} ${new URL(url).pathname} failed with status ${response.status}`,
+    );
+    throw Object.assign(error, { response });
+  }
+  return response.status === 204 ? undefined : response.json();
+}
+
+/**
+ * The system-level text one request carried (system and developer messages, and the
+ * Responses API's `instructions`): where the adapter puts its guidance for the next step.
+ */
+export function instructionsSent(provider: ScriptedProvider, index: number): string {
+  const request = provider.requests[index];
+  if (!request) throw new Error(`the provider received no request #${index}`);
+  const { body } = request;
+  const list = (request.api === 'chat' ? body.messages : body.input) as unknown[] | undefined;
+  const parts = typeof body.instructions === 'string' ? [body.instructions] : [];
+  for (const entry of list ?? []) {
+    const { role, content } = entry as { role?: string; content?: unknown };
+    if (role !== 'system' && role !== 'developer') continue;
+    parts.push(typeof content === 'string' ? content : JSON.stringify(content));
+  }
+  return parts.join('\n');
 }

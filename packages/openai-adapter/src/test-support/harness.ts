@@ -163,3 +163,43 @@ export function createPayments(options: { dedupe: boolean }): Payments {
   };
   return payments;
 }
+
+/**
+ * Calls a sandbox service over HTTP (msw) the way a fetch wrapper such as ky does: a
+ * non-2xx status throws an error that carries the real `Response`.
+ */
+export async function callService(
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  body?: unknown,
+): Promise<unknown> {
+  const response = await fetch(url, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!response.ok) {
+    const error = new Error(
+      `${method} ${new URL(url).pathname} failed with status ${response.status}`,
+    );
+    throw Object.assign(error, { response });
+  }
+  return response.status === 204 ? undefined : response.json();
+}
+
+/**
+ * The guidance text one request carried: the Responses API's `instructions`, or the
+ * system and developer messages of a Chat request (the loop appends its guidance as one).
+ */
+export function guidanceSent(provider: ScriptedProvider, index: number): string {
+  const request = provider.requests[index];
+  if (!request) throw new Error(`the provider received no request #${index}`);
+  if (request.api === 'responses') {
+    const { instructions } = request.body;
+    return typeof instructions === 'string' ? instructions : '';
+  }
+  return (conversationOf(request) as { role?: string; content?: unknown }[])
+    .filter((message) => message.role === 'system' || message.role === 'developer')
+    .map((message) => String(message.content))
+    .join('\n');
+}
