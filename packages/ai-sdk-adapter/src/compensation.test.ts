@@ -243,10 +243,9 @@ describe('compensation of completed writes through generateText', () => {
     });
   });
 
-  // BUG (core runtime, call-runner.ts): `autoCompensate` is wired to `execute` only. A run
-  // stopped through `recordFailure` (the SDK rejected the arguments before `execute`, and
-  // the third identical rejection is poison) ends FAILED without its writes being undone.
-  it.fails('autoCompensate: a run that ends FAILED by poison from arguments the SDK rejected undoes its writes', async () => {
+  // autoCompensate follows every way a run can stop: here the SDK rejected the arguments
+  // before `execute`, and the third identical rejection is poison.
+  it('autoCompensate: a run that ends FAILED by poison from arguments the SDK rejected undoes its writes', async () => {
     const log = useCloud();
     const invalid = { host: 'web-7.example.com' }; // no vm: the input schema rejects it
     provider.reset([

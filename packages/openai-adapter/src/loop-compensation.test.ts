@@ -230,11 +230,9 @@ describe.each(modes)('compensation in the loop ($api, stream: $stream)', (mode) 
     expect(setup.recovery.outcome().summary).toContain('not undone (failed): configure_dns');
   });
 
-  // BUG (core runtime): `autoCompensate` is wired to `runtime.execute` only
-  // (call-runner.ts, `onStopped`). A run stopped by `runtime.recordFailure` (arguments the
-  // adapter rejected before execute; the third identical rejection is poison) ends FAILED
-  // without its completed writes being undone.
-  it.fails('autoCompensate: a run that ends FAILED by poison from rejected arguments undoes its writes', async () => {
+  // autoCompensate follows every way a run can stop: here arguments the adapter rejected
+  // before execute (the third identical rejection is poison).
+  it('autoCompensate: a run that ends FAILED by poison from rejected arguments undoes its writes', async () => {
     const invalid = { host: 'web-7.example.com' }; // no vm: the schema rejects it
     provider.reset([
       toolCall('create_vm', vm),
@@ -248,10 +246,8 @@ describe.each(modes)('compensation in the loop ($api, stream: $stream)', (mode) 
     expect(cloud.log).toEqual(['create vm web-7', 'delete vm vm-1']);
   });
 
-  // BUG (core runtime): the same gap for the model itself. When the model stays
-  // unavailable, `callModel` stops the run FAILED (MODEL_UNAVAILABLE) through
-  // `concluder.modelFailed`, which does not run the auto-compensation either.
-  it.fails('autoCompensate: a run that ends FAILED because the model is unavailable undoes its writes', async () => {
+  // ... and the model itself staying unavailable (FAILED, MODEL_UNAVAILABLE).
+  it('autoCompensate: a run that ends FAILED because the model is unavailable undoes its writes', async () => {
     provider.reset([toolCall('create_vm', vm), httpError(503), httpError(503)]);
     const result = await run(
       provisioning({ autoCompensate: true, retry: { maxAttempts: 2, baseDelayMs: 0 } }),

@@ -15,7 +15,7 @@ export interface CallRunnerParts {
   state: RunState;
   access: AccessControl;
   concluder: Concluder;
-  /** Called once when a call stops the run and the user asked to undo its writes then. */
+  /** Called when a call stopped the run (by executing or by the SDK's refusal). */
   onStopped?: (() => Promise<unknown>) | undefined;
 }
 
@@ -88,7 +88,8 @@ export function createCallRunner(parts: CallRunnerParts): CallRunner {
       toolName: request.toolName,
       toolCallId: request.toolCallId,
     });
-    const ending = state.terminal ? access.runStopped() : await decideSdkFailure(run, request);
+    const wasStopped = state.terminal !== undefined;
+    const ending = wasStopped ? access.runStopped() : await decideSdkFailure(run, request);
     const call = new Call(run, tools.resolve(request.toolName), {
       toolName: request.toolName,
       toolCallId: request.toolCallId,
@@ -97,6 +98,7 @@ export function createCallRunner(parts: CallRunnerParts): CallRunner {
     });
     const result = concluder.conclude(call, { ...ending, error: request.error });
     span?.end(ending, { attempts: 0 });
+    if (onStopped && !wasStopped && state.terminal) await onStopped();
     return result as ToolCallFailure;
   };
 

@@ -139,11 +139,14 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
         signal,
       );
       if (!result.ok) {
+        const wasStopped = state.terminal !== undefined;
         const reason =
           result.classification.code === 'QUOTA_EXCEEDED'
             ? 'MODEL_QUOTA_EXCEEDED'
             : 'MODEL_UNAVAILABLE';
         concluder.modelFailed(result.classification, result.decision, reason);
+        // The model is gone: the run ends FAILED, and its writes are undone when asked to.
+        if (options.autoCompensate && !wasStopped) await compensate();
       }
       return result;
     },

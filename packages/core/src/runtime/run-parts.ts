@@ -21,8 +21,9 @@ import { createRunMemory } from './run/run-memory.js';
 
 /** The parts every call of the run shares, from validated options, defaults filled in. */
 export function createRunParts(options: RecoveryOptions): RunParts {
-  const ledger = options.ledger ?? new MemoryLedger();
   const clock = options.clock ?? systemClock;
+  // The default ledger keeps the run's time, so leases and retention follow an injected clock.
+  const ledger = options.ledger ?? new MemoryLedger({ clock });
   return {
     runId: options.runId,
     ledger,

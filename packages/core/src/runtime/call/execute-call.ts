@@ -2,6 +2,7 @@ import { recordBudgetOutcome } from '../../policy/retry-budget.js';
 import type { Classification, Decision } from '../../types.js';
 import type { Call } from './call.js';
 import type { CallEnding } from './call-ending.js';
+import { checkResult } from './check-result.js';
 import { claimWrite } from './claim-write.js';
 import { handleFailure } from './handle-failure.js';
 import { resolveClaimedDoubt } from './resolve-doubt.js';
@@ -82,32 +83,6 @@ function succeeded(call: Call, value: unknown): CallEnding {
   void recordBudgetOutcome(run.budget, call.tool.dependency, 'success');
   if (run.emitter.active) call.emit('call.succeeded', { attempt: call.attempts, degraded: false });
   return { ok: true, value, deduplicated: false, degraded: false };
-}
-
-/** The policy's `check` of a returned value, as a failure to classify; a throwing check counts too. */
-function checkResult(
-  call: Call,
-  value: unknown,
-): { error: unknown; classification: Classification } | undefined {
-  const check = call.tool.policy.check;
-  if (!check) return undefined;
-  let verdict: ReturnType<typeof check>;
-  try {
-    verdict = check(value, call.request.input);
-  } catch (error) {
-    return {
-      error,
-      classification: call.run.classify(error, { sideEffects: call.tool.effects !== 'read' }),
-    };
-  }
-  if (verdict === undefined || verdict === null) return undefined;
-  const classification: Classification = {
-    failureClass: verdict.failureClass ?? 'VALIDATION',
-    code: typeof verdict.code === 'string' && verdict.code ? verdict.code : 'CHECK_FAILED',
-    message: call.run.classify(new Error(String(verdict.message))).message,
-    source: 'check',
-  };
-  return { error: verdict, classification };
 }
 
 /** A policy `key` function that throws: nothing is sent, and the model is told why. */

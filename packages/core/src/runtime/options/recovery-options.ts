@@ -70,8 +70,14 @@ export interface ToolPolicy<Input = any, Output = any> {
    * a DELETE) or proven (`reconcile`), instead of being left to a person.
    */
   compensate?: CompensateFunction<Input, Output> | Compensation<Input, Output> | undefined;
-  /** Turns a returned value into a failure (a test run that reports FAIL, a 200 saying error). */
-  check?: ((result: Output, input: Input) => CheckFailure | undefined) | undefined;
+  /**
+   * Turns a returned value into a failure (a test run that reports FAIL, a 200 saying
+   * error): a `CheckFailure`, or its message alone; `undefined`, `null` or `false` let the
+   * value through. A check that throws fails the call (`CHECK_THREW`).
+   */
+  check?:
+    | ((result: Output, input: Input) => CheckFailure | string | false | null | undefined)
+    | undefined;
   /** What the call touches, as canonical resource strings (see urlResource & co.). */
   resource?: ((input: Input) => string | readonly string[]) | undefined;
   /** What the call needs, for scope rules over capabilities. */

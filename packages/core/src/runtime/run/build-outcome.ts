@@ -61,7 +61,13 @@ export function buildOutcome(run: RunSnapshot, nextPossibleAction: string): Outc
   }
   return {
     status: 'COMPLETED',
-    summary: `Every tool call completed.${saved}`,
+    summary: `${
+      run.failures.length === 0
+        ? 'Every tool call completed.'
+        : `Completed: the run went on past ${run.failures.length} failed ${
+            run.failures.length === 1 ? 'call' : 'calls'
+          } the model was told about (see failures).`
+    }${saved}`,
     ...base,
   };
 }

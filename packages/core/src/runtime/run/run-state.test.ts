@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { buildOutcome } from './build-outcome.js';
 import { RunState } from './run-state.js';
 
 describe('RunState bounds', () => {
@@ -29,5 +30,25 @@ describe('RunState bounds', () => {
     for (let i = 0; i < 3; i++)
       state.dispatch({ type: 'succeeded', tool: 'read', operation: 'read' });
     expect(state.snapshot().completedSteps).toEqual(['read']);
+  });
+});
+
+describe('buildOutcome of a run that went on past failures', () => {
+  it('says COMPLETED without claiming every call completed', () => {
+    const state = new RunState();
+    state.dispatch({
+      type: 'failed',
+      tool: 'query_deployments',
+      classification: { failureClass: 'PERMANENT', code: 'NOT_FOUND', message: 'none' },
+      decision: { action: 'REPLAN', code: 'REPLAN', reason: 'replan', terminal: false },
+    });
+    const outcome = buildOutcome(state.snapshot(), 'ask');
+    expect(outcome.status).toBe('COMPLETED');
+    expect(outcome.summary).toBe(
+      'Completed: the run went on past 1 failed call the model was told about (see failures).',
+    );
+    expect(buildOutcome(new RunState().snapshot(), 'ask').summary).toBe(
+      'Every tool call completed.',
+    );
   });
 });
