@@ -1,6 +1,6 @@
 import { createRecovery } from '@recourse/ai-sdk';
 import { callContext, MemoryLedger } from '@recourse/core';
-import { text, toolCall } from '@recourse/testing';
+import { httpError, text, toolCall } from '@recourse/testing';
 import { generateText, isStepCount, tool } from 'ai';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
@@ -268,6 +268,43 @@ describe('compensation of completed writes through generateText', () => {
     expect(recovery.outcome()).toMatchObject({ status: 'FAILED', reason: 'POISON' });
     expect(log).toEqual(['create vm web-7', 'delete vm vm-1']);
     expect(recovery.outcome()).toMatchObject({ compensated: ['create_vm'] });
+  });
+
+  it('autoCompensate: the model going down mid-run (generateText throws) ends the run FAILED through modelFailed, and the writes are undone', async () => {
+    const log = useCloud();
+    provider.reset([toolCall('create_vm', vm), toolCall('configure_dns', dns), httpError(503)]);
+    const { tools, policies } = provisioning();
+    const recovery = createRecovery({ runId: 'run-s7', autoCompensate: true });
+    const failure = await generateText({
+      model: chat(),
+      prompt: 'Provision web-7',
+      tools: recovery.tools(tools, policies),
+      stopWhen: [isStepCount(8), recovery.stopWhen],
+      prepareStep: recovery.prepareStep,
+      maxRetries: 0,
+    }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(Error);
+    // Before recourse hears of it, the outcome cannot know the model is gone.
+    expect(recovery.outcome().status).toBe('COMPLETED');
+
+    const outcome = await recovery.modelFailed(failure);
+    expect(outcome).toMatchObject({
+      status: 'FAILED',
+      reason: 'MODEL_UNAVAILABLE',
+      compensated: ['configure_dns', 'create_vm'],
+    });
+    expect(log).toEqual([
+      'create vm web-7',
+      'put dns web-7.example.com',
+      'delete dns web-7.example.com',
+      'delete vm vm-1',
+    ]);
+    // Told twice, nothing changes and nothing is undone again.
+    expect(await recovery.modelFailed(failure)).toEqual(outcome);
+    expect(log).toHaveLength(4);
   });
 
   it('autoCompensate: a COMPLETED run keeps its writes', async () => {

@@ -83,6 +83,12 @@ export interface AiSdkRecovery {
   outcome(): Outcome;
   /** Undoes the run's completed writes that have a `compensate`, newest first, each at most once. */
   compensate(): Promise<CompensationReport>;
+  /**
+   * `generateText` / `streamText` threw (the model is down once the SDK's retries are spent):
+   * pass the error here and the run ends FAILED with it classified, `autoCompensate` undoes
+   * the completed writes, and the outcome comes back. Without it, the outcome cannot know.
+   */
+  modelFailed(error: unknown): Promise<Outcome>;
   /** The SDK-independent engine, for events, the ledger and lower-level use. */
   readonly runtime: RecoveryRuntime;
 }
@@ -182,6 +188,7 @@ export function createRecovery(options: AiSdkRecoveryOptions): AiSdkRecovery {
     toolApproval: createToolApproval(escalation, ownApprovalRules),
     outcome: () => runtime.outcome(),
     compensate: () => runtime.compensate(),
+    modelFailed: (error) => runtime.modelFailed(error),
     runtime,
   };
 }

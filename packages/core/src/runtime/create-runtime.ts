@@ -1,4 +1,5 @@
 import { createScopeGuard } from '../scope/scope-guard.js';
+import type { Classification, Decision } from '../types.js';
 import { createAccessControl } from './access/access-control.js';
 import { createApprovalGate } from './access/approvals.js';
 import { checkedGrant, recordGrant } from './access/grants.js';
@@ -16,6 +17,9 @@ import { RunState } from './run/run-state.js';
 import { createRunParts } from './run-parts.js';
 
 export type { RecoveryRuntime } from './recovery-runtime.js';
+
+const modelStopReason = (classification: Classification) =>
+  classification.code === 'QUOTA_EXCEEDED' ? 'MODEL_QUOTA_EXCEEDED' : 'MODEL_UNAVAILABLE';
 
 // A runtime that is garbage collected stops watching its ledger for the run's facts.
 const watches = new FinalizationRegistry<() => void>((close) => close());
@@ -44,6 +48,13 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
     terminal: () => state.terminal,
     onDenial,
   });
+
+  // The model is gone: the run ends FAILED, and its writes are undone when asked to.
+  const endOnModelFailure = async (classification: Classification, decision: Decision) => {
+    const wasStopped = state.terminal !== undefined;
+    concluder.modelFailed(classification, decision, modelStopReason(classification));
+    if (options.autoCompensate && !wasStopped) await compensate();
+  };
 
   let compensating: Promise<CompensationReport> | undefined;
   const compensate = () => {
@@ -138,17 +149,22 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
         fn,
         signal,
       );
-      if (!result.ok) {
-        const wasStopped = state.terminal !== undefined;
-        const reason =
-          result.classification.code === 'QUOTA_EXCEEDED'
-            ? 'MODEL_QUOTA_EXCEEDED'
-            : 'MODEL_UNAVAILABLE';
-        concluder.modelFailed(result.classification, result.decision, reason);
-        // The model is gone: the run ends FAILED, and its writes are undone when asked to.
-        if (options.autoCompensate && !wasStopped) await compensate();
-      }
+      if (!result.ok) await endOnModelFailure(result.classification, result.decision);
       return result;
+    },
+    async modelFailed(error) {
+      // A recourse stop the adapter threw (failureMode 'throw') already ended the run.
+      if (state.terminal === undefined) {
+        const classification = run.classify(error);
+        const reason = modelStopReason(classification);
+        await endOnModelFailure(classification, {
+          action: 'ABORT',
+          code: reason,
+          reason: `the model request failed (${classification.code}) after the SDK's own retries`,
+          terminal: true,
+        });
+      }
+      return buildOutcome(state.snapshot(), nextPossibleAction);
     },
     outcome: () => buildOutcome(state.snapshot(), nextPossibleAction),
     checkBlocked: (toolName, input) => access.check(tools.resolve(toolName), input),

@@ -43,6 +43,13 @@ export interface RecoveryRuntime {
     signal?: AbortSignal | undefined,
     request?: ModelRequest | undefined,
   ): Promise<ModelCallResult<T>>;
+  /**
+   * The model loop failed outside recourse (the AI SDK's `generateText` threw once its own
+   * retries were spent): the run ends FAILED with the error classified, `autoCompensate`
+   * undoes the completed writes, and the outcome is returned. A run already stopped keeps
+   * its own cause.
+   */
+  modelFailed(error: unknown): Promise<Outcome>;
   /** Classifies an error with the run's recognisers. */
   readonly classify: Classifier;
   outcome(): Outcome;

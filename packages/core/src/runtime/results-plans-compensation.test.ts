@@ -325,3 +325,60 @@ describe('compensation of completed writes', () => {
     expect(undone).toEqual(['vm-1']);
   });
 });
+
+describe('modelFailed: the model loop failed outside recourse', () => {
+  const policies = {
+    create_resource: { sideEffects: true, compensate: () => undefined },
+    github: { sideEffects: false, resource: () => 'https://github.com/acme/secret' },
+  };
+
+  it('ends the run FAILED with the error classified, undoes the writes once, and keeps that cause', async () => {
+    const undone: string[] = [];
+    const h = createHarness({
+      autoCompensate: true,
+      policies: {
+        ...policies,
+        create_resource: { sideEffects: true, compensate: () => undone.push('vm-1') },
+      },
+    });
+    await h.run('create_resource', { name: 'vm-1' }, () => 'created');
+    const outcome = await h.runtime.modelFailed(httpFailure(503, 'Service Unavailable'));
+    expect(outcome).toMatchObject({
+      status: 'FAILED',
+      reason: 'MODEL_UNAVAILABLE',
+      compensated: ['create_resource'],
+    });
+    expect(outcome.failures).toEqual([
+      expect.objectContaining({ tool: 'model', failure_class: 'TRANSIENT' }),
+    ]);
+    // A second report (another catch block) changes nothing and undoes nothing again.
+    expect(await h.runtime.modelFailed(new Error('again'))).toEqual(outcome);
+    expect(undone).toEqual(['vm-1']);
+  });
+
+  it('a quota error is MODEL_QUOTA_EXCEEDED; without autoCompensate nothing is undone', async () => {
+    const undone: string[] = [];
+    const h = createHarness({
+      policies: { create_resource: { sideEffects: true, compensate: () => undone.push('x') } },
+    });
+    await h.run('create_resource', {}, () => 'created');
+    const quota = Object.assign(httpFailure(429, 'You exceeded your current quota'), {
+      code: 'insufficient_quota',
+    });
+    expect(await h.runtime.modelFailed(quota)).toMatchObject({
+      status: 'FAILED',
+      reason: 'MODEL_QUOTA_EXCEEDED',
+    });
+    expect(undone).toEqual([]);
+  });
+
+  it('a run recourse already stopped keeps its own cause (the error is the stop it threw)', async () => {
+    const h = createHarness({ policies });
+    await h.run('github', {}, () => {
+      throw httpFailure(403);
+    });
+    const blocked = h.runtime.outcome();
+    expect(blocked.status).toBe('BLOCKED');
+    expect(await h.runtime.modelFailed(new Error('tool call failed'))).toEqual(blocked);
+  });
+});
