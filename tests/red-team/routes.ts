@@ -575,6 +575,82 @@ export const shellDenialScenario: Scenario = {
   ],
 };
 
+/**
+ * Denied: the DynamoDB table payroll in eu-west-1, learnt through the aws CLI (403). The
+ * region may come from the environment or a profile the library cannot see: such a call
+ * is every region's, so it stays refused; another table, or another region's, runs.
+ */
+export const awsTableScenario: Scenario = {
+  name: 'DynamoDB table through the aws CLI',
+  api: 'chat',
+  denials: [
+    sh(
+      'aws dynamodb get-item 403',
+      `aws dynamodb get-item --table-name payroll --region eu-west-1 --key '{"id":{"S":"1"}}'`,
+    ),
+  ],
+  denied: ['aws://dynamodb/eu-west-1/payroll'],
+  bypass: [
+    sh('the region from the environment', 'aws dynamodb scan --table-name payroll'),
+    sh('the region from a profile', 'aws --profile prod dynamodb scan --table-name payroll'),
+    sh('AWS_REGION inline', 'AWS_REGION=eu-west-1 aws dynamodb scan --table-name payroll'),
+    sh(
+      'AWS_DEFAULT_REGION exported',
+      'export AWS_DEFAULT_REGION=eu-west-1; aws dynamodb query --table-name payroll --key-condition-expression "id = :i"',
+    ),
+    sh(
+      'the table by ARN',
+      'aws dynamodb get-item --table-name arn:aws:dynamodb:eu-west-1:123456789012:table/payroll --key k',
+    ),
+    sh(
+      'options with =, region upper case',
+      'aws dynamodb scan --table-name=payroll --region=EU-WEST-1',
+    ),
+    sh(
+      'PartiQL',
+      'aws dynamodb execute-statement --statement "SELECT * FROM payroll" --region eu-west-1',
+    ),
+    sh(
+      'a batch read from a file',
+      'aws dynamodb batch-get-item --request-items file://items.json --region eu-west-1',
+    ),
+    sh(
+      'the request from a skeleton',
+      'aws dynamodb scan --cli-input-json file://scan.json --region eu-west-1',
+    ),
+    sh(
+      'an index of the table',
+      'aws dynamodb query --table-name payroll --index-name by-date --region eu-west-1',
+    ),
+    sh(
+      'an export by table ARN',
+      'aws dynamodb export-table-to-point-in-time --table-arn arn:aws:dynamodb:eu-west-1:123456789012:table/payroll --s3-bucket dump --region eu-west-1',
+    ),
+    sh(
+      'the name in a variable',
+      'T=payroll; aws dynamodb scan --table-name "$T" --region eu-west-1',
+    ),
+  ],
+  legit: [
+    sh('another table', 'aws dynamodb scan --table-name orders --region eu-west-1'),
+    sh("another region's table", 'aws dynamodb scan --table-name payroll --region us-east-1'),
+    sh(
+      'a table whose name starts the same',
+      'aws dynamodb get-item --table-name arn:aws:dynamodb:eu-west-1:123456789012:table/payroll-archive --key k',
+    ),
+    sh(
+      'another table, region inline',
+      'AWS_REGION=eu-west-1 aws dynamodb describe-table --table-name orders',
+    ),
+    sh('another service', 'aws sqs list-queues --region eu-west-1'),
+    sh('who am I', 'aws sts get-caller-identity'),
+    sh(
+      'a function in the region',
+      'aws lambda invoke --function-name report --region eu-west-1 /tmp/out.json',
+    ),
+  ],
+};
+
 /** Denied: an internal admin service reached by its address (HTTP 403). */
 export const addressScenario: Scenario = {
   name: 'service by address',
@@ -603,4 +679,5 @@ export const scenarios: readonly Scenario[] = [
   infraScenario,
   shellDenialScenario,
   addressScenario,
+  awsTableScenario,
 ];

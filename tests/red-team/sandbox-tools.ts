@@ -27,6 +27,7 @@ export const shellOptions = {
 };
 export const fileOptions = { cwd: '/srv/data', home: '/home/agent' };
 const deniedRepository = 'https://github.com/acme/secret';
+const deniedTable = 'aws://dynamodb/eu-west-1/payroll';
 
 /** One sandbox tool, independent of the SDK: a schema, a policy and an implementation. */
 export interface SandboxTool {
@@ -59,6 +60,16 @@ function ghForbidden(command: string): Error {
   );
 }
 
+/** The aws CLI's refusal as the shell tool reports it: its error line and the HTTP status. */
+function awsAccessDenied(command: string): Error {
+  return Object.assign(
+    new Error(
+      `Command failed: ${command}\nAn error occurred (AccessDeniedException) when calling the GetItem operation: not authorized to perform dynamodb:GetItem (HTTP 403)`,
+    ),
+    { exitCode: 254, status: 403 },
+  );
+}
+
 /** A `pg` `DatabaseError` for a missing privilege (its `name` is "error"). */
 function insufficientPrivilege(database: string): Error {
   return Object.assign(new Error(`permission denied for database ${database}`), {
@@ -72,7 +83,8 @@ function insufficientPrivilege(database: string): Error {
  * Every tool records the id of each call whose `execute` ran, so a test can assert that a
  * blocked route never executed. Denied: the repository acme/secret (to the REST API and to
  * gh in the shell), the file /srv/data/secrets/prod.env, the bucket acme-private, the
- * namespace prod, the database billing on db.internal, and https://10.0.0.5/admin.
+ * namespace prod, the database billing on db.internal, https://10.0.0.5/admin, and the
+ * DynamoDB table payroll in eu-west-1 (to the aws CLI).
  */
 export function createSandboxTools() {
   const executed: string[] = [];
@@ -99,6 +111,8 @@ export function createSandboxTools() {
         const reached = shellResources(i.command, shellOptions);
         if (reached.some((r) => r !== '*' && resourceCovers(deniedRepository, r)))
           throw ghForbidden(i.command);
+        if (reached.some((r) => r !== '*' && resourceCovers(deniedTable, r)))
+          throw awsAccessDenied(i.command);
         return `$ ${i.command}\nok`;
       },
     },

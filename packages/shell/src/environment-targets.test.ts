@@ -157,6 +157,68 @@ describe('aws: access points and endpoints', () => {
   });
 });
 
+describe('aws: the region and the one resource an operation names', () => {
+  it.each<[string, string[]]>([
+    // No region on the line: the profile's or the environment's, so every region.
+    ['aws dynamodb scan --table-name payroll', ['aws://dynamodb']],
+    ['aws --profile admin dynamodb scan --table-name payroll', ['aws://dynamodb']],
+    [
+      'AWS_REGION=$(cat /tmp/r) aws dynamodb scan --table-name payroll',
+      ['aws://dynamodb', 'file:///tmp/r'],
+    ],
+    [
+      'aws dynamodb scan --table-name payroll --region eu-west-1',
+      ['aws://dynamodb/eu-west-1/payroll'],
+    ],
+    [
+      'aws dynamodb scan --table-name=payroll --region=EU-WEST-1',
+      ['aws://dynamodb/eu-west-1/payroll'],
+    ],
+    [
+      'AWS_REGION=eu-west-1 aws dynamodb scan --table-name payroll',
+      ['aws://dynamodb/eu-west-1/payroll'],
+    ],
+    [
+      'export AWS_DEFAULT_REGION=eu-west-1; aws dynamodb scan --table-name payroll',
+      ['aws://dynamodb/eu-west-1/payroll'],
+    ],
+    // An ARN carries its region; a queue URL its region and name.
+    [
+      'aws dynamodb get-item --table-name arn:aws:dynamodb:eu-west-1:123456789012:table/payroll --key k',
+      ['aws://dynamodb/eu-west-1/payroll'],
+    ],
+    [
+      'aws dynamodb describe-table --table-name arn:aws:dynamodb:eu-west-1:123456789012:table/payroll/index/by-date',
+      ['aws://dynamodb/eu-west-1/payroll/index/by-date'],
+    ],
+    [
+      'aws sqs receive-message --queue-url https://sqs.eu-west-1.amazonaws.com/123456789012/refunds',
+      ['aws://sqs/eu-west-1/refunds'],
+    ],
+    ['aws sqs receive-message --queue-url "$Q" --region eu-west-1', ['aws://sqs/eu-west-1']],
+    // No one resource the line names (a statement, a batch, a skeleton): the whole region.
+    [
+      'aws dynamodb execute-statement --statement "SELECT * FROM payroll" --region eu-west-1',
+      ['aws://dynamodb/eu-west-1'],
+    ],
+    [
+      'aws dynamodb scan --cli-input-json file://req.json --region eu-west-1',
+      ['aws://dynamodb/eu-west-1', 'file:///work/req.json'],
+    ],
+    ['aws dynamodb scan --table-name "$T" --region eu-west-1', ['aws://dynamodb/eu-west-1']],
+    ['aws dynamodb scan --table-name ../x --region eu-west-1', ['aws://dynamodb/eu-west-1']],
+    [
+      'aws lambda invoke --function-name refund --region us-east-1 out.json',
+      ['aws://lambda/us-east-1/refund'],
+    ],
+    // Global services have no region.
+    ['aws iam get-role --role-name deployer', ['aws://iam/deployer']],
+    ['aws sts get-caller-identity', ['aws://sts']],
+  ])('%s', (command, expected) => {
+    expect(reach(command)).toEqual([...expected].sort());
+  });
+});
+
 describe('~ is $HOME as the line sets it', () => {
   it.each<[string, string[]]>([
     ['cat ~/notes.txt', ['file:///home/agent/notes.txt']],

@@ -78,7 +78,7 @@ describe('shellResources: realistic agent commands', () => {
     ["rsync -avz -e 'ssh -p 2222' ./dist user@host:/srv/", ['file:///work/dist', 'ssh://host']],
     ['time nohup curl -sSLo /tmp/f https://a.com/x &', ['https://a.com/x', 'file:///tmp/f']],
     ['aws s3api get-object --bucket b --key k out.bin', ['s3://b/k', 'file:///work/out.bin']],
-    ['aws --region eu-west-1 ec2 describe-instances', ['aws://ec2']],
+    ['aws --region eu-west-1 ec2 describe-instances', ['aws://ec2/eu-west-1']],
     ['cat ~/.ssh/id_rsa 2>/dev/null', ['file:///home/agent/.ssh/id_rsa']],
     ['echo hi > out.txt 2>&1', ['file:///work/out.txt']],
     ['cat <<EOF\n$(curl https://x.com/a)\nEOF', ['https://x.com/a']],

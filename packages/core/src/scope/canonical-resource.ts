@@ -13,7 +13,8 @@
  * - ssh, scp and rsync hosts: `ssh://host` (user and port dropped; the remote command or
  *   path is opaque and covered by the host).
  * - S3: `s3://bucket/key`; Kubernetes: `k8s://{context}/namespaces/{ns}/{kind}/{name}`;
- *   PostgreSQL: `postgres://host:port/db`; other clouds: `aws://{service}`.
+ *   PostgreSQL: `postgres://host:port/db`; other AWS services:
+ *   `aws://{service}/{region}/{name}` (`aws://{service}` when the region is unknown).
  * - opaque user resources (`payment:p-42`): trimmed, scheme lower-cased.
  * - `*`: everything (an unknown reach; fails closed).
  */
