@@ -104,12 +104,12 @@ describe.each([
       plan_version: 2,
     });
     expect(contract.guidance).toBe(
-      'find_deployments cannot succeed as asked. Plan v1 is invalidated by find_deployments HYPOTHESIS_DISPROVED; make plan v2. Change the plan; do not repeat the same call.',
+      'find_deployments cannot succeed as asked. Replan: plan v1 invalidated by find_deployments HYPOTHESIS_DISPROVED; make plan v2. Change the plan; do not repeat the same call.',
     );
     // What the model received on its next request: prepareStep put it there, once.
     expect(instructionsSent(provider, 0)).not.toContain('Plan v');
     expect(instructionsSent(provider, 1)).toContain(
-      '[recourse] find_deployments cannot succeed as asked. Plan v1 is invalidated by find_deployments HYPOTHESIS_DISPROVED; make plan v2.',
+      '[recourse] find_deployments cannot succeed as asked. Replan: plan v1 invalidated by find_deployments HYPOTHESIS_DISPROVED; make plan v2.',
     );
     expect(instructionsSent(provider, 2)).not.toContain('Plan v');
     expect(result.text).toBe('The database pool is exhausted.');
@@ -164,10 +164,10 @@ describe.each([
     });
     expect(second).toMatchObject({ code: 'NOT_FOUND', invalidated_plan: 2, plan_version: 3 });
     expect(instructionsSent(provider, 1)).toContain(
-      'Plan v1 is invalidated by get_dashboard NOT_FOUND; make plan v2',
+      'Replan: plan v1 invalidated by get_dashboard NOT_FOUND; make plan v2',
     );
     expect(instructionsSent(provider, 2)).toContain(
-      'Plan v2 is invalidated by get_dashboard NOT_FOUND; make plan v3',
+      'Replan: plan v2 invalidated by get_dashboard NOT_FOUND; make plan v3',
     );
     expect(instructionsSent(provider, 2)).not.toContain('make plan v2');
     const outcome = recovery.outcome();
@@ -263,10 +263,10 @@ describe.each([
     });
     expect(poison.guidance).toContain('this action is quarantined');
     expect(poison.guidance).toContain(
-      'Plan v1 is invalidated by run_tests TESTS_FAILED; make plan v2',
+      'Replan: plan v1 invalidated by run_tests TESTS_FAILED; make plan v2',
     );
     expect(instructionsSent(provider, 3)).toContain(
-      'Plan v1 is invalidated by run_tests TESTS_FAILED; make plan v2',
+      'Replan: plan v1 invalidated by run_tests TESTS_FAILED; make plan v2',
     );
     // The refused repeat is told it is quarantined; it does not open another plan.
     const refused = readContract(outputs[3]!);

@@ -143,12 +143,12 @@ describe.each(modes)('plan versions in the loop ($api, stream: $stream)', (mode)
       plan_version: 2,
     });
     expect(contract.guidance).toBe(
-      'find_deployments cannot succeed as asked. Plan v1 is invalidated by find_deployments HYPOTHESIS_DISPROVED; make plan v2. Change the plan; do not repeat the same call.',
+      'find_deployments cannot succeed as asked. Replan: plan v1 invalidated by find_deployments HYPOTHESIS_DISPROVED; make plan v2. Change the plan; do not repeat the same call.',
     );
     // What the provider received: the guidance rides on the request after the failure.
     expect(guidanceSent(provider, 0)).not.toContain('Plan v');
     expect(guidanceSent(provider, 1)).toContain(
-      'Plan v1 is invalidated by find_deployments HYPOTHESIS_DISPROVED; make plan v2',
+      'Replan: plan v1 invalidated by find_deployments HYPOTHESIS_DISPROVED; make plan v2',
     );
     if (mode.api === 'responses') expect(guidanceSent(provider, 2)).not.toContain('Plan v');
     expect(result.text).toBe('The database pool is exhausted.');
@@ -196,10 +196,10 @@ describe.each(modes)('plan versions in the loop ($api, stream: $stream)', (mode)
       plan_version: 3,
     });
     expect(guidanceSent(provider, 1)).toContain(
-      'Plan v1 is invalidated by get_dashboard NOT_FOUND; make plan v2',
+      'Replan: plan v1 invalidated by get_dashboard NOT_FOUND; make plan v2',
     );
     expect(guidanceSent(provider, 2)).toContain(
-      'Plan v2 is invalidated by get_dashboard NOT_FOUND; make plan v3',
+      'Replan: plan v2 invalidated by get_dashboard NOT_FOUND; make plan v3',
     );
     const notFound = (uid: string) => ({
       tool: 'get_dashboard',
@@ -247,7 +247,7 @@ describe.each(modes)('plan versions in the loop ($api, stream: $stream)', (mode)
     });
     expect(poison.guidance).toContain('this action is quarantined');
     expect(guidanceSent(provider, 3)).toContain(
-      'Plan v1 is invalidated by run_tests TESTS_FAILED; make plan v2',
+      'Replan: plan v1 invalidated by run_tests TESTS_FAILED; make plan v2',
     );
     const refused = contractFor(result.conversation, 'call_4');
     expect(refused).toMatchObject({ code: 'POISON', recommended_recovery: 'REPLAN' });

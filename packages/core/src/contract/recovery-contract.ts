@@ -103,7 +103,7 @@ function guidanceFor(input: ContractInput, status: RecoveryContract['status']): 
       return `The state ${tool} acted on has changed since it was observed. Read the current state again, then decide anew; do not repeat the same call.`;
     case 'REPLAN': {
       const plan = input.plan
-        ? ` Plan v${input.plan.from} is invalidated by ${input.plan.observation}; make plan v${input.plan.to}.`
+        ? ` Replan: plan v${input.plan.from} invalidated by ${input.plan.observation}; make plan v${input.plan.to}.`
         : '';
       if (decision.code === 'POISON') {
         return `${tool} failed the same way after the repair budget was spent: this action is quarantined and will not run again with these arguments.${plan} Take another approach; do not repeat the same call.`;

@@ -83,7 +83,7 @@ describe('versioned replanning', () => {
     });
     if (first.ok || second.ok) throw new Error('expected failures');
     expect(first.contract.guidance).toContain(
-      'Plan v1 is invalidated by query NOT_FOUND; make plan v2',
+      'Replan: plan v1 invalidated by query NOT_FOUND; make plan v2',
     );
     expect(second.contract.guidance).toContain('make plan v3');
     expect(h.runtime.outcome().plan).toEqual({
