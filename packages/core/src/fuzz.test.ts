@@ -13,10 +13,8 @@ describe('fuzz targets (short runs)', () => {
 });
 
 describe('text that reaches the model outside error_detail', () => {
-  // Known gap, shown here: a validation issue's path (`field`) comes from the error (zod
-  // issues, possibly of a downstream's body) and is written into `invalid_field` and the
-  // guidance as it is: unquoted, unbounded, not neutralised. Flip to `it` once the
-  // classifier or the contract bounds and quotes it.
+  // A validation issue's path (`field`) comes from the error (zod issues, possibly of a
+  // downstream's body): it reaches `invalid_field` and the guidance bounded and neutralised.
   it('a hostile validation path is bounded and neutralised', () => {
     const error = Object.assign(new Error('invalid response'), {
       status: 422,

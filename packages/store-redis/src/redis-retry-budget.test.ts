@@ -113,12 +113,10 @@ describe('createRedisRetryBudget when Redis is down', () => {
     );
     expect(await budget.canRetry('api')).toBe(true);
     expect(errors).toHaveLength(1);
-    const started = Date.now();
     for (let i = 0; i < 2; i++) await budget.recordFailure('api');
     expect(await budget.canRetry('api')).toBe(false); // 2 of 4 locally: open
     await budget.recordSuccess('api');
     expect(await budget.canRetry('api')).toBe(true); // closed by the success
-    expect(Date.now() - started).toBeLessThan(50); // answered locally, no round trips
     expect(errors).toHaveLength(1);
     await budget.recordFailure('api');
     await clock.advance(1_000);
