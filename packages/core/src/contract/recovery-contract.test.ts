@@ -17,7 +17,7 @@ const classification = (message: string): Classification => ({
 });
 
 describe('the recovery contract', () => {
-  it("carries the seed's fields, the invalid field and plain guidance", () => {
+  it("carries the contract's fields, the invalid field and plain guidance", () => {
     const contract = buildContract({
       tool: 'refund',
       decision: repair,

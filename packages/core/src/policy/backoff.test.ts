@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { computeBackoff, defaultBackoff, validateBackoff } from './backoff.js';
 
 describe('computeBackoff', () => {
-  it("reproduces the seed's 200 ms, 800 ms, 3200 ms ceilings", () => {
+  it('reproduces the 200 ms, 800 ms, 3200 ms ceilings of the retry table', () => {
     const top = () => 1;
     expect([1, 2, 3].map((n) => computeBackoff(n, { ...defaultBackoff }, top))).toEqual([
       { retry: true, delayMs: 200 },

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Decision, DecisionState, FailureClass } from '../types.js';
 import { type DecideOptions, decideRecovery } from './decide-recovery.js';
 
-// The seed's inputs mapped as CONTRACT.md says: transient → TRANSIENT, schema broken →
+// The decision table's inputs as failure classes: transient → TRANSIENT, schema broken →
 // VALIDATION, otherwise UNKNOWN_OUTCOME with side effects and PERMANENT without.
-function seedRow(row: {
+function tableRow(row: {
   transient: boolean;
   schemaOk?: boolean;
   sideEffects: boolean;
@@ -31,7 +31,7 @@ function seedRow(row: {
 
 const fixedRandom = () => 0.5;
 
-describe("the seed's decision table (MISSION.md), row by row", () => {
+describe('the decision table, row by row', () => {
   const rows = [
     [
       'transient read',
@@ -90,7 +90,7 @@ describe("the seed's decision table (MISSION.md), row by row", () => {
   ] as const;
 
   it.each(rows)('%s', (_name, row, action, code) => {
-    const decision = decideRecovery(seedRow(row), { random: fixedRandom });
+    const decision = decideRecovery(tableRow(row), { random: fixedRandom });
     expect(decision.action).toBe(action);
     expect(decision.code).toBe(code);
     expect(decision.reason.length).toBeGreaterThan(10);
@@ -98,17 +98,17 @@ describe("the seed's decision table (MISSION.md), row by row", () => {
   });
 
   it('poison beats replay even when a reconcile exists', () => {
-    const state = { ...seedRow(rows[7][1]), reconcilable: true };
+    const state = { ...tableRow(rows[7][1]), reconcilable: true };
     expect(decideRecovery(state).action).toBe('ABORT');
   });
 
   it('a write without checkpoint never retries, however transient the fault looks', () => {
-    const state = seedRow({ transient: true, sideEffects: true, repairAttempts: 0, attempts: 1 });
+    const state = tableRow({ transient: true, sideEffects: true, repairAttempts: 0, attempts: 1 });
     expect(decideRecovery(state)).toMatchObject({ action: 'ABORT', code: 'RECONCILE_BY_HAND' });
   });
 });
 
-describe("the seed's retry matrix (seed 004)", () => {
+describe('the retry matrix: each failure class by what it gets', () => {
   const state = (
     failureClass: FailureClass,
     extra: Partial<DecisionState> = {},
@@ -245,7 +245,7 @@ describe('Retry-After at the edges of the cap', () => {
   });
 });
 
-describe('every rule beyond the seed table, as rows of the pure function', () => {
+describe('every rule beyond the decision table, as rows of the pure function', () => {
   const base: DecisionState = {
     tool: 'tool',
     failureClass: 'TRANSIENT',
@@ -386,7 +386,7 @@ describe('every rule beyond the seed table, as rows of the pure function', () =>
       { action: 'RETRY' },
     ],
     [
-      'more attempts than the seed default when the runtime allows them',
+      'more attempts than the table default when the runtime allows them',
       { attempts: 4 },
       { maxAttempts: 5 },
       { action: 'RETRY' },
