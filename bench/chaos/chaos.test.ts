@@ -1,4 +1,4 @@
-import type { RecoveryContract } from '@recourse/core';
+import { createRecoveryRuntime, type RecoveryContract } from '@recourse/core';
 import { describe, expect, it } from 'vitest';
 import { Downstream } from './downstream.js';
 import { httpError, timeoutError } from './downstream-errors.js';
@@ -214,7 +214,7 @@ describe('what the agent reads', () => {
       failure_class: 'TRANSIENT',
       recommended_recovery: 'ABORT',
       retry_same_action: false,
-      code: 'RETRY_BUDGET_SPENT',
+      code: 'ATTEMPTS_EXHAUSTED',
       tool: 'get_customer',
       reason: 'r',
       guidance: 'g',
@@ -224,12 +224,43 @@ describe('what the agent reads', () => {
       agentMove(contract({ retry_same_action: true, recommended_recovery: 'RETRY' })).next,
     ).toBe('reissue');
     expect(
-      agentMove(contract({ recommended_recovery: 'REPAIR', failure_class: 'VALIDATION' })).next,
+      agentMove(
+        contract({
+          recommended_recovery: 'REPAIR',
+          failure_class: 'VALIDATION',
+          invalid_field: 'amount',
+        }),
+      ).next,
     ).toBe('repair');
+    // A repair that names no field would be a guess: the agent does not make it.
+    expect(
+      agentMove(contract({ recommended_recovery: 'REPAIR', failure_class: 'VALIDATION' })).next,
+    ).toBe('abort');
     expect(agentMove(contract({ recommended_recovery: 'REOBSERVE' })).next).toBe('reobserve');
     expect(agentMove(contract({ failure_class: 'AUTHORIZATION' })).next).toBe('blocked');
     expect(agentMove(contract({})).next).toBe('abort');
-    expect(agentMove(contract({})).reason).toBe('ABORT RETRY_BUDGET_SPENT');
+    expect(agentMove(contract({})).reason).toBe('ABORT ATTEMPTS_EXHAUSTED');
+  });
+
+  it("the downstream's 422 reaches the recourse agent with the field to fix", async () => {
+    const runtime = createRecoveryRuntime({
+      runId: 'job-1',
+      policies: { create_order: { sideEffects: true } },
+    });
+    const result = await runtime.execute({
+      toolName: 'create_order',
+      toolCallId: 'call-1',
+      input: { amount: -1 },
+      execute: () => {
+        throw httpError('job-1/create_order', 422);
+      },
+    });
+    if (result.ok) throw new Error('expected the 422 to fail the call');
+    expect(result.contract).toMatchObject({
+      recommended_recovery: 'REPAIR',
+      invalid_field: 'amount',
+    });
+    expect(agentMove(result.contract).next).toBe('repair');
   });
 
   it('reads a baseline from the error text the AI SDK hands the model', () => {

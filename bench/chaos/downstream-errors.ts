@@ -10,12 +10,20 @@ export function httpError(
   statusCode: number,
   headers: Record<string, string> = {},
 ): APICallError {
+  // A 422 names the field to fix, in its body (as OpenAI and Stripe do, `param`) and in
+  // its text, so the recourse agent (which reads `invalid_field`) and a baseline's model
+  // (which reads the text) know the same.
+  const invalid =
+    statusCode === 422 ? { message: 'amount must be positive', param: 'amount' } : undefined;
   return new APICallError({
-    message: `${statusText[statusCode] ?? 'HTTP error'} (${statusCode}) for ${operation}`,
+    message: `${statusText[statusCode] ?? 'HTTP error'} (${statusCode}) for ${operation}${invalid ? `: ${invalid.message}` : ''}`,
     url: `https://downstream.test/${operation}`,
     requestBodyValues: {},
     statusCode,
     responseHeaders: headers,
+    ...(invalid
+      ? { responseBody: JSON.stringify({ error: invalid }), data: { error: invalid } }
+      : {}),
     isRetryable: statusCode === 429 || statusCode >= 500,
   });
 }

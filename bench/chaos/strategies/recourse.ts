@@ -123,14 +123,19 @@ export function createRecourseStrategy(options: RecourseStrategyOptions): Strate
 
 /**
  * The agent's reaction reads only the recovery contract the model receives: the same
- * call again when `retry_same_action` says so, repair on REPAIR (`invalid_field` names
- * what to fix; the simulated repair fixes it either way), re-read on REOBSERVE, stop as
- * blocked on AUTHORIZATION; anything else (ABORT, RECONCILE, REPLAN) ends the job.
+ * call again when `retry_same_action` says so, repair on REPAIR when `invalid_field` names
+ * what to fix (a REPAIR that names no field ends the job: the agent would have to guess),
+ * re-read on REOBSERVE, stop as blocked on AUTHORIZATION; anything else (ABORT,
+ * RECONCILE, REPLAN) ends the job.
  */
 export function agentMove(contract: RecoveryContract): { next: NextMove; reason: string } {
   const reason = `${contract.recommended_recovery} ${contract.code}`;
   if (contract.retry_same_action) return { next: 'reissue', reason };
-  if (contract.recommended_recovery === 'REPAIR') return { next: 'repair', reason };
+  if (contract.recommended_recovery === 'REPAIR') {
+    return contract.invalid_field === undefined
+      ? { next: 'abort', reason: `${reason} (no invalid_field)` }
+      : { next: 'repair', reason };
+  }
   if (contract.recommended_recovery === 'REOBSERVE') return { next: 'reobserve', reason };
   if (contract.failure_class === 'AUTHORIZATION') return { next: 'blocked', reason };
   return { next: 'abort', reason };

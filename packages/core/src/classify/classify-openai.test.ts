@@ -131,6 +131,27 @@ describe('classifyFailure on openai@7 errors', () => {
     },
   );
 
+  it("names the field of a 400 from the error's param", async () => {
+    const error = await chatError(() =>
+      HttpResponse.json(
+        {
+          error: {
+            message: "Invalid 'messages[0].content': string too long.",
+            type: 'invalid_request_error',
+            param: 'messages[0].content',
+            code: 'string_above_max_length',
+          },
+        },
+        { status: 400 },
+      ),
+    );
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(classifyFailure(error)).toMatchObject({
+      failureClass: 'VALIDATION',
+      field: 'messages[0].content',
+    });
+  });
+
   it('takes retryAfterMs of a 429 from retry-after', async () => {
     const error = await chatError(() =>
       HttpResponse.json(openAiBody('Rate limit reached', 'requests', 'rate_limit_exceeded'), {

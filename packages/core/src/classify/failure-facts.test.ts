@@ -74,6 +74,25 @@ describe('readFailureFacts', () => {
     expect(readFailureFacts({ issues: [{ path: [] }] }).field).toBeUndefined();
   });
 
+  it('names the field of a FastAPI detail list and of an OpenAI or Stripe param', () => {
+    const fastApi = {
+      status: 422,
+      body: { detail: [{ loc: ['body', 'refund', 'amount'], msg: 'must be > 0' }] },
+    };
+    expect(readFailureFacts(fastApi).field).toBe('refund.amount');
+    expect(readFailureFacts({ detail: [{ loc: ['query', 'limit'] }] }).field).toBe('limit');
+    expect(readFailureFacts({ detail: 'Not Found' }).field).toBeUndefined();
+    expect(readFailureFacts({ error: { type: 'card_error', param: 'amount' } }).field).toBe(
+      'amount',
+    );
+    expect(readFailureFacts({ param: '' }).field).toBeUndefined();
+    // zod issues first, when an error carries both.
+    expect(readFailureFacts({ issues: [{ path: ['a'] }], param: 'b' }).field).toBe('a');
+    const revoked = Proxy.revocable([], {});
+    revoked.revoke();
+    expect(readFailureFacts({ detail: revoked.proxy }).field).toBeUndefined();
+  });
+
   it('stops at cycles and at the depth bound', () => {
     const a: Record<string, unknown> = { code: 'A' };
     const b: Record<string, unknown> = { code: 'B', cause: a };

@@ -21,9 +21,23 @@ function readIssuePath(issue: unknown): string | undefined {
   return segments.join('.');
 }
 
+// Where a pydantic / FastAPI location starts: the part of the request, not a field.
+const requestParts = new Set(['body', 'query', 'path', 'header', 'cookie']);
+
+/** FastAPI's `detail: [{ loc: ['body', 'amount'], msg }]`: the location past its request part. */
+function readLocation(issue: unknown): string | undefined {
+  const loc = readProperty(issue, 'loc');
+  if (!Array.isArray(loc)) return undefined;
+  const path = loc.slice(0, 16);
+  if (requestParts.has(String(path[0]))) path.shift();
+  return readIssuePath({ path });
+}
+
 /**
- * The path of the first validation issue, dot-joined (`user.email`), from a zod error's
- * `issues` or an issue list used as `cause` (the AI SDK's Standard Schema validation).
+ * The offending input field: the path of the first validation issue, dot-joined
+ * (`user.email`), from a zod error's `issues` or an issue list used as `cause` (the AI
+ * SDK's Standard Schema validation); a FastAPI `detail` list's `loc`; or the `param` an
+ * OpenAI or Stripe error names.
  */
 export function readIssueField(node: unknown): string | undefined {
   for (const candidate of [readProperty(node, 'issues'), readProperty(node, 'cause')]) {
@@ -37,5 +51,17 @@ export function readIssueField(node: unknown): string | undefined {
       // A hostile array (revoked proxy) names no field.
     }
   }
-  return undefined;
+  try {
+    const detail = readProperty(node, 'detail');
+    if (Array.isArray(detail)) {
+      for (const issue of detail.slice(0, 16)) {
+        const field = readLocation(issue);
+        if (field !== undefined) return field;
+      }
+    }
+  } catch {
+    // As above.
+  }
+  const param = readProperty(node, 'param');
+  return typeof param === 'string' && param !== '' ? param : undefined;
 }
