@@ -205,6 +205,40 @@ describe.each(kinds)(
       }
     });
 
+    it('a timeout after the refund landed, reconciled: COMPLETED, and the outcome says recourse reconciled it instead of "every tool call completed"', async () => {
+      const policies = {
+        refund_payment: {
+          sideEffects: true,
+          reconcile: async (_i: unknown, { idempotencyKey }: { idempotencyKey: string }) =>
+            (await findRefund(idempotencyKey))
+              ? { happened: true as const, result: 'refunded' }
+              : { happened: false as const },
+        },
+      };
+      payments.script('applied-then-504');
+      provider.reset(askTwice());
+      const first = await recoveryOn({ policies });
+      await runAgent(chat(), first, { refund_payment: refundTool() });
+
+      const outcome = first.outcome();
+      expect(outcome).toMatchObject({ status: 'COMPLETED', failures: [] });
+      expect(outcome.recoveries).toEqual([
+        expect.objectContaining({
+          tool: 'refund_payment',
+          failure_class: 'UNKNOWN_OUTCOME',
+          action: 'RECONCILE',
+        }),
+      ]);
+      expect(outcome.summary).not.toBe('Every tool call completed.');
+      expect(outcome.summary).toMatch(/refund_payment \([A-Z_]+, reconciled\)/);
+      expect(ofType('reconcile.finished')).toHaveLength(1);
+      // The model's second ask was answered from the ledger, here and after a restart.
+      provider.reset(askOnce());
+      await runAgent(chat(), await recoveryOn({ policies }), { refund_payment: refundTool() });
+      expect(payments.requests).toHaveLength(1);
+      expect(payments.applied).toHaveLength(1);
+    });
+
     it('a result JSON cannot hold: the caller gets it, every later duplicate gets RESULT_NOT_STORED, the refund runs once', async () => {
       const policies = { refund_payment: { sideEffects: true } };
       const bigRefund = () =>
