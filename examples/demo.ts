@@ -15,6 +15,12 @@ import { runOpenAIGithubExample } from './openai/github.js';
 import { runOpenAIRefundExample } from './openai/refund.js';
 import { runOtelExample } from './otel/trace.js';
 
+// `./run.sh demo github` runs the examples whose title starts with a given word;
+// `--console` also prints the otel example's spans through the SDK's ConsoleSpanExporter.
+const args = process.argv.slice(2).filter((arg) => arg !== '--');
+const consoleExporter = args.includes('--console');
+const wanted = args.filter((arg) => !arg.startsWith('--'));
+
 const all = [
   ['refund: the response is lost after the refund lands', runRefundExample],
   ['github: a 403, then two bypass attempts', runGithubExample],
@@ -42,11 +48,12 @@ const all = [
     'charge: 402 card declined → reconciled, not retried, quarantined (OpenAI SDK)',
     runOpenAIChargeExample,
   ],
-  ['otel: the OpenTelemetry trace of two runs (a retry, a reconciled write)', runOtelExample],
+  [
+    'otel: the OpenTelemetry trace of two runs (a retry, a reconciled write)',
+    () => runOtelExample(console.log, { console: consoleExporter }),
+  ],
 ] as const;
 
-// `./run.sh demo github` runs the examples whose title starts with a given word.
-const wanted = process.argv.slice(2).filter((arg) => arg !== '--');
 const examples = wanted.length
   ? all.filter(([title]) => wanted.some((w) => title.startsWith(w)))
   : all;

@@ -1,5 +1,6 @@
-import type { Clock, RecoveryEvent } from '@recourse/core';
-import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { type Clock, consoleTraceLegend, type RecoveryEvent } from '@recourse/core';
+import { describe, expect, it, vi } from 'vitest';
 import { runExtractExample } from './ai-sdk/extract.js';
 import { runFlakyTestExample, runFlakyTestReplanExample } from './ai-sdk/flaky-test.js';
 import { runGeocodeExample } from './ai-sdk/geocode.js';
@@ -72,6 +73,11 @@ function instantClock(): Clock & { sleeps: number[] } {
   };
 }
 
+it("the README's legend is the one the demo prints", () => {
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  expect(readme).toContain(`\n\`\`\`\n${consoleTraceLegend}\n\`\`\`\n`);
+});
+
 describe.skipIf(process.env.OPENAI_API_KEY)('examples (offline)', () => {
   it('refund: exactly one refund under one key, although the response was lost and the model asked twice', async () => {
     const { outcome, refunds, requests } = await runRefundExample(quiet);
@@ -87,6 +93,10 @@ describe.skipIf(process.env.OPENAI_API_KEY)('examples (offline)', () => {
       status: 'BLOCKED',
       next_possible_action: 'request authorized operator',
     });
+    // Two refusals of the shell on the same repository: listed once.
+    expect(outcome.blocked).toEqual([
+      { tool: 'shell', resource: 'https://github.com/acme/secret', reason: 'DENIED_EARLIER' },
+    ]);
   });
 
   it('extract: two repairs, then poison stops the loop', async () => {
@@ -112,6 +122,16 @@ describe.skipIf(process.env.OPENAI_API_KEY)('examples (offline)', () => {
     const { outcome, executed } = await runOpenAIGithubExample(quiet);
     expect(executed).toEqual(['github_api acme/secret']);
     expect(outcome.status).toBe('BLOCKED');
+  });
+
+  it('the OpenAI SDK examples declare sideEffects on every tool too', async () => {
+    const undeclared: string[] = [];
+    const observe = (event: RecoveryEvent) => {
+      if (event.type === 'policy.undeclared') undeclared.push(event.tool);
+    };
+    await runOpenAIRefundExample(quiet, observe);
+    await runOpenAIGithubExample(quiet, observe);
+    expect(undeclared).toEqual([]);
   });
 
   it('otel: recourse spans under the AI SDK execute_tool spans; inference spans through the OpenAI SDK', async () => {
@@ -141,6 +161,41 @@ describe.skipIf(process.env.OPENAI_API_KEY)('examples (offline)', () => {
     ).toEqual(['chat gpt-4o', 'chat gpt-4o', 'execute_tool get_payment']);
     // One short line per span.
     expect(lines).toHaveLength(2 + aiSdkSpans.length + openaiSpans.length);
+  });
+
+  it("otel --console: the SDK's ConsoleSpanExporter prints every span, recourse's attributes included", async () => {
+    const printed: Record<string, unknown>[] = [];
+    const dir = vi.spyOn(console, 'dir').mockImplementation((item) => {
+      printed.push(item as Record<string, unknown>);
+    });
+    try {
+      const lines: string[] = [];
+      const { aiSdkSpans, openaiSpans } = await runOtelExample((line) => lines.push(line), {
+        console: true,
+      });
+      const spans = [...aiSdkSpans, ...openaiSpans];
+      // The exporter's own shape: one object per span, the same spans the tree shows.
+      expect(printed.map((info) => info.id)).toEqual(
+        spans.map((span) => span.spanContext().spanId),
+      );
+      const refund = printed.find(
+        (info) =>
+          info.name === 'execute_tool refund_payment' &&
+          (info.instrumentationScope as { name: string }).name === '@recourse/core',
+      );
+      expect(refund?.attributes).toMatchObject({
+        'gen_ai.operation.name': 'execute_tool',
+        'gen_ai.tool.name': 'refund_payment',
+        'recourse.run_id': 'run-otel-1',
+        'recourse.attempts': 1,
+        'recourse.failure_class': 'UNKNOWN_OUTCOME',
+        'recourse.recovery.action': 'RECONCILE',
+      });
+      expect(lines).toContain('the same spans as a tree:');
+      expect(lines).toHaveLength(2 + 2 * 2 + spans.length);
+    } finally {
+      dir.mockRestore();
+    }
   });
 
   it('flaky: the same FAIL signature three times is poison; the test ran 3 times, not 20', async () => {
@@ -380,8 +435,14 @@ describe.skipIf(process.env.OPENAI_API_KEY)('examples (offline)', () => {
     '%s: every failed step classified and decided as observed',
     async (_name, run, expected) => {
       const { steps, observe } = recordSteps();
-      await run(quiet, observe);
+      const undeclared: string[] = [];
+      await run(quiet, (event) => {
+        observe(event);
+        if (event.type === 'policy.undeclared') undeclared.push(event.tool);
+      });
       expect(steps).toEqual(expected);
+      // Every tool of the demo says whether it writes: no warning a reader takes for a fault.
+      expect(undeclared).toEqual([]);
     },
   );
 });

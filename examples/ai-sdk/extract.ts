@@ -25,6 +25,7 @@ export async function runExtractExample(log: Log = console.log, observe?: Observ
     runId: 'run-extract-3',
     onEvent: trace.onEvent,
     repairBudget: 2,
+    policies: { save_invoice: { sideEffects: true } },
   });
   let calls = 0;
   try {

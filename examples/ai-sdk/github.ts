@@ -29,9 +29,14 @@ export async function runGithubExample(log: Log = console.log, observe?: Observe
     onEvent: trace.onEvent,
     policies: {
       github_api: {
+        sideEffects: false, // reads a file
         resource: (i: { repo: string }) => urlResource(`https://github.com/${i.repo}`),
       },
-      shell: { resource: (i: { command: string }) => shellResources(i.command) },
+      // A shell command may change anything: a write, never retried blindly.
+      shell: {
+        sideEffects: true,
+        resource: (i: { command: string }) => shellResources(i.command),
+      },
     },
   });
   try {

@@ -23,7 +23,10 @@ export async function runMergeExample(log: Log = console.log, observe?: Observer
   const recovery = createRecovery({
     runId: 'run-merge-12',
     onEvent: trace.onEvent,
-    policies: { merge_pull_request: { sideEffects: true } },
+    policies: {
+      merge_pull_request: { sideEffects: true },
+      get_pull_request: { sideEffects: false },
+    },
   });
   try {
     await generateText({

@@ -20,9 +20,14 @@ export async function runOpenAIGithubExample(log: Log = console.log, observe?: O
     onEvent: trace.onEvent,
     policies: {
       github_api: {
+        sideEffects: false, // reads a file
         resource: (i: { repo: string }) => urlResource(`https://github.com/${i.repo}`),
       },
-      shell: { resource: (i: { command: string }) => shellResources(i.command) },
+      // A shell command may change anything: a write, never retried blindly.
+      shell: {
+        sideEffects: true,
+        resource: (i: { command: string }) => shellResources(i.command),
+      },
     },
   });
   const tools = recovery.tools({

@@ -1,7 +1,11 @@
 import { OpenTelemetry } from '@ai-sdk/otel';
 import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  ConsoleSpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import { createRecovery as createAiSdkRecovery } from '@recourse/ai-sdk';
 import type { Outcome } from '@recourse/core';
 import { createRecovery as createOpenAIRecovery } from '@recourse/openai';
@@ -14,30 +18,54 @@ import { createExampleClient } from '../shared/openai-client.js';
 import type { Log } from '../shared/trace.js';
 import { SpanTreeExporter } from './span-tree-exporter.js';
 
+export interface OtelExampleOptions {
+  /**
+   * Also export every span through the SDK's own `ConsoleSpanExporter`, which prints one
+   * object per span (`console.dir`) as it ends: what the SDK shows without any code of
+   * ours. `./run.sh demo otel --console`.
+   */
+  console?: boolean | undefined;
+}
+
 /**
  * A run's OpenTelemetry trace. An application registers an SDK (here the SDK's basic
- * provider with an exporter that prints a tree); recourse finds it through the global
- * API, with nothing to configure. Through the AI SDK with its own telemetry on, each
- * recourse span sits under the SDK's `execute_tool` span; through the OpenAI SDK, where
- * recourse runs the loop, each model request gets its inference span too.
+ * provider with an exporter that prints a tree, and with `console`, the SDK's
+ * `ConsoleSpanExporter` too); recourse finds it through the global API, with nothing to
+ * configure. Through the AI SDK with its own telemetry on, each recourse span sits under
+ * the SDK's `execute_tool` span; through the OpenAI SDK, where recourse runs the loop,
+ * each model request gets its inference span too.
  */
-export async function runOtelExample(log: Log = console.log) {
+export async function runOtelExample(log: Log = console.log, options: OtelExampleOptions = {}) {
   const exporter = new SpanTreeExporter();
   const provider = new BasicTracerProvider({
-    spanProcessors: [new SimpleSpanProcessor(exporter)],
+    spanProcessors: [
+      new SimpleSpanProcessor(exporter),
+      ...(options.console ? [new SimpleSpanProcessor(new ConsoleSpanExporter())] : []),
+    ],
   });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   trace.setGlobalTracerProvider(provider);
-  try {
-    const aiSdk = await runThroughAiSdk();
-    log('through the AI SDK, its telemetry on (@ai-sdk/otel):');
+  // With the console exporter on, its objects come first (as each span ends), the tree after.
+  const section = async <T>(title: string, run: () => Promise<T>): Promise<T> => {
+    log(title);
+    if (options.console) log("the SDK's ConsoleSpanExporter, one object per span as it ends:");
+    const result = await run();
+    if (options.console) log('the same spans as a tree:');
     exporter.print(log);
+    return result;
+  };
+  try {
+    const aiSdk = await section(
+      'through the AI SDK, its telemetry on (@ai-sdk/otel):',
+      runThroughAiSdk,
+    );
     const aiSdkSpans = [...exporter.spans];
     exporter.spans.length = 0;
 
-    const openai = await runThroughOpenAI();
-    log('through the OpenAI SDK (recourse runs the loop: a span per model request too):');
-    exporter.print(log);
+    const openai = await section(
+      'through the OpenAI SDK (recourse runs the loop: a span per model request too):',
+      runThroughOpenAI,
+    );
     return { outcomes: [aiSdk, openai], aiSdkSpans, openaiSpans: [...exporter.spans] };
   } finally {
     await provider.shutdown();

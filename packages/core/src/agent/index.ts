@@ -9,6 +9,7 @@ export {
   type CompensationReport,
   type ConsoleTraceOptions,
   callContext,
+  consoleTraceLegend,
   createConsoleTrace,
   type Decision,
   type Denial,

@@ -61,17 +61,22 @@ export function createCallRunner(parts: CallRunnerParts): CallRunner {
         ? await guardCall(call, access)
         : undefined;
     const wasStopped = state.terminal !== undefined;
+    const spanKey = () => (tool.claims ? call.knownKey || undefined : undefined);
     let ending: CallEnding;
     try {
       ending = guarded ?? (await executeCall(call));
     } catch (error) {
-      call.span?.abort(error);
+      call.span?.abort({
+        attempts: call.attempts,
+        key: spanKey(),
+        failure: call.lastDecided,
+      });
       throw error; // the caller's own abort
     }
     const result = concluder.conclude(call, ending);
     call.span?.end(ending, {
       attempts: call.attempts,
-      key: tool.claims ? call.knownKey || undefined : undefined,
+      key: spanKey(),
       recovered:
         call.firstFailure && call.recoveredBy
           ? { failureClass: call.firstFailure.failureClass, action: call.recoveredBy }

@@ -8,8 +8,8 @@ export interface CallSpan {
   run<T>(fn: () => T): T;
   /** A retry was scheduled after `attempt`. */
   retry(attempt: number, delayMs: number): void;
-  /** The caller aborted the call. */
-  abort(error: unknown): void;
+  /** The caller aborted the call: what it had done by then. */
+  abort(facts: CallAbortFacts): void;
   /** The call ended: status, error type, recovery action, attempts. */
   end(ending: CallEnding, facts: CallSpanFacts): void;
 }
@@ -20,6 +20,14 @@ export interface CallSpanFacts {
   key?: string | undefined;
   /** A call that failed and then got its value: its first failure's class and the recovery. */
   recovered?: { failureClass: FailureClass; action: RecoveryAction } | undefined;
+}
+
+export interface CallAbortFacts {
+  attempts: number;
+  /** A write's idempotency key. */
+  key?: string | undefined;
+  /** The last failure before the abort and the decision taken on it (a retry waiting, a reconcile read). */
+  failure?: { failureClass: FailureClass; action: RecoveryAction } | undefined;
 }
 
 /** What a model request tells its tracing span. */

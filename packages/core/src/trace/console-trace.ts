@@ -25,6 +25,7 @@ export const consoleTraceLegend = [
   '→ a tool call (name, input, call id)   ✗ a failure: its class and code   ⇒ the decision and why',
   '↻ a retry after a backoff   ? a reconcile read   = answered without sending again   ✓ done',
   '⛔ refused before it ran   ⋯ calls of the same turn not run   ✎ what the model was told   ■ the run stopped',
+  "↶ an undo (compensation)   ! a result not stored   • a note on a tool's policy, e.g. no sideEffects declared",
 ].join('\n');
 
 /**
@@ -96,7 +97,8 @@ export function createConsoleTrace(options: ConsoleTraceOptions = {}): ConsoleTr
       ...(outcome.needs_reconciliation
         ? { needs_reconciliation: outcome.needs_reconciliation }
         : {}),
-      ...(outcome.blocked ? { blocked: outcome.blocked.map((b) => b.resource) } : {}),
+      // By resource, as the reader thinks of it: once, however many tools were refused on it.
+      ...(outcome.blocked ? { blocked: [...new Set(outcome.blocked.map((b) => b.resource))] } : {}),
       ...(outcome.plan.version > 1 ? { plan_version: outcome.plan.version } : {}),
       ...(outcome.compensated
         ? {

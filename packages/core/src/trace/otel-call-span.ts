@@ -1,5 +1,5 @@
 import type { CallEnding } from '../runtime/call/call-ending.js';
-import type { CallSpan, CallSpanFacts } from '../runtime/telemetry.js';
+import type { CallAbortFacts, CallSpan, CallSpanFacts } from '../runtime/telemetry.js';
 import { type Attributes, type Histogram, type Span, statusError } from './otel-api.js';
 
 /**
@@ -40,10 +40,18 @@ export class OtelCallSpan implements CallSpan {
     });
   }
 
-  abort(): void {
+  abort(facts: CallAbortFacts): void {
     const span = this.#span;
-    span?.setStatus({ code: statusError, message: 'aborted by the caller' });
-    span?.setAttribute('error.type', 'ABORTED');
+    if (span?.isRecording()) {
+      span.setStatus({ code: statusError, message: 'aborted by the caller' });
+      span.setAttribute('error.type', 'ABORTED');
+      span.setAttribute('recourse.attempts', facts.attempts);
+      if (facts.key) span.setAttribute('recourse.idempotency_key', facts.key);
+      if (facts.failure) {
+        span.setAttribute('recourse.failure_class', facts.failure.failureClass);
+        span.setAttribute('recourse.recovery.action', facts.failure.action);
+      }
+    }
     this.#finish('aborted', 'ABORTED');
   }
 

@@ -146,6 +146,113 @@ describe('call spans with an OpenTelemetry SDK registered', () => {
   });
 });
 
+describe('call spans of calls the caller aborts', () => {
+  beforeEach(register);
+  afterEach(() => {
+    exporter.reset();
+    trace.disable();
+    context.disable();
+  });
+
+  const stoppedByUser = () => new DOMException('stopped by user', 'AbortError');
+
+  /** Starts a call, waits until it sleeps in a backoff (or runs), then aborts it. */
+  async function abortWhilePending(
+    h: ReturnType<typeof createHarness>,
+    request: {
+      toolName: string;
+      input: unknown;
+      execute: (signal: AbortSignal | undefined) => unknown;
+    },
+    until: () => boolean,
+  ) {
+    const controller = new AbortController();
+    const reason = stoppedByUser();
+    const pending = h.runtime.execute({
+      ...request,
+      toolCallId: 'call_abort',
+      signal: controller.signal,
+      execute: (_input, signal) => request.execute(signal),
+    });
+    for (let i = 0; i < 20 && !until(); i++) await new Promise((r) => setImmediate(r));
+    expect(until()).toBe(true);
+    controller.abort(reason);
+    await expect(pending).rejects.toBe(reason);
+  }
+
+  it('during a retry backoff: ABORTED, with the attempts made and the failure being retried', async () => {
+    const h = createHarness({ policies: { lookup: { sideEffects: false } } });
+    await abortWhilePending(
+      h,
+      {
+        toolName: 'lookup',
+        input: {},
+        execute: () => {
+          throw httpFailure(503);
+        },
+      },
+      () => h.clock.pending() > 0,
+    );
+    const [span] = spansNamed('execute_tool lookup');
+    expect(span?.status).toMatchObject({ code: 2, message: 'aborted by the caller' });
+    expect(span?.attributes).toMatchObject({
+      'error.type': 'ABORTED',
+      'recourse.attempts': 1,
+      'recourse.failure_class': 'TRANSIENT',
+      'recourse.recovery.action': 'RETRY',
+    });
+    expect(span?.events.map((e) => e.name)).toEqual(['recourse.retry']);
+    expect(span?.attributes['recourse.idempotency_key']).toBeUndefined();
+  });
+
+  it('a write aborted during its replay backoff: the key, the in-doubt class, REPLAY', async () => {
+    const h = createHarness({ policies: { transfer: { sideEffects: true, idempotent: true } } });
+    await abortWhilePending(
+      h,
+      {
+        toolName: 'transfer',
+        input: { amount: 5 },
+        execute: () => {
+          throw timeoutAfterWrite();
+        },
+      },
+      () => h.clock.pending() > 0,
+    );
+    const [span] = spansNamed('execute_tool transfer');
+    expect(span?.attributes).toMatchObject({
+      'error.type': 'ABORTED',
+      'recourse.attempts': 1,
+      'recourse.failure_class': 'UNKNOWN_OUTCOME',
+      'recourse.recovery.action': 'REPLAY',
+    });
+    expect(String(span?.attributes['recourse.idempotency_key'])).toMatch(/^run-1842:transfer:/);
+  });
+
+  it('during the first attempt: ABORTED and attempts 1, no failure class (nothing had failed)', async () => {
+    const h = createHarness({ policies: { lookup: { sideEffects: false } } });
+    let started = false;
+    await abortWhilePending(
+      h,
+      {
+        toolName: 'lookup',
+        input: {},
+        // A tool that honours its signal: the caller's abort ends it.
+        execute: (signal) => {
+          started = true;
+          return new Promise((_resolve, reject) =>
+            signal?.addEventListener('abort', () => reject(signal.reason)),
+          );
+        },
+      },
+      () => started,
+    );
+    const [span] = spansNamed('execute_tool lookup');
+    expect(span?.attributes).toMatchObject({ 'error.type': 'ABORTED', 'recourse.attempts': 1 });
+    expect(span?.attributes['recourse.failure_class']).toBeUndefined();
+    expect(span?.attributes['recourse.recovery.action']).toBeUndefined();
+  });
+});
+
 describe('without an SDK', () => {
   it('records nothing and the call works', async () => {
     const h = createHarness({ policies: { lookup: { sideEffects: false } } });

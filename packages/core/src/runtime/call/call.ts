@@ -4,7 +4,7 @@ import { boundKey, keyFromPayloadHash, payloadHash } from '../../keys/idempotenc
 import type { Ledger, StoredResult } from '../../ledger/ledger.js';
 import type { ResolvedBackoff } from '../../policy/backoff.js';
 import type { RetryBudget } from '../../policy/retry-budget.js';
-import type { Classification, RecoveryAction } from '../../types.js';
+import type { Classification, FailureClass, RecoveryAction } from '../../types.js';
 import type { ResolvedTool } from '../options/tool-table.js';
 import type { Emitter } from '../run/emitter.js';
 import type { RecoveryEvent } from '../run/events.js';
@@ -73,6 +73,8 @@ export class Call {
   /** The first failure, and the recovery that answered the last one: for the outcome. */
   firstFailure: Classification | undefined;
   recoveredBy: RecoveryAction | undefined;
+  /** The latest failure and the decision taken on it: what a trace shows if the caller aborts. */
+  lastDecided: { failureClass: FailureClass; action: RecoveryAction } | undefined;
   span: CallSpan | undefined;
   #hash: string | undefined;
   #key: string | undefined;

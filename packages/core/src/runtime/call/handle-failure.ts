@@ -44,6 +44,7 @@ export async function handleFailure(
   // Every decision of this failure goes through here: the policy, then the event saying so.
   const decide = (facts: MomentFacts = {}): Decision => {
     const made = decideForCall(call, classification, { repairAttempts, reconciled, ...facts });
+    call.lastDecided = { failureClass: classification.failureClass, action: made.action };
     call.emit('decision.made', {
       attempt: call.attempts,
       decision: made,

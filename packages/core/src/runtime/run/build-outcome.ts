@@ -38,10 +38,13 @@ export function buildOutcome(run: RunSnapshot, nextPossibleAction: string): Outc
       ...base,
     };
   }
+  // Once each: two tools refused on one resource lack the same evidence.
   const missing = [
-    ...run.degraded.map((d) => d.missing),
-    ...run.blocked.map((b) => `${b.resource} (blocked)`),
-    ...run.unresolved.map((tool) => `${tool} result`),
+    ...new Set([
+      ...run.degraded.map((d) => d.missing),
+      ...run.blocked.map((b) => `${b.resource} (blocked)`),
+      ...run.unresolved.map((tool) => `${tool} result`),
+    ]),
   ];
   if (missing.length > 0 || run.needsReconciliation.length > 0) {
     return {

@@ -52,3 +52,91 @@ describe('buildOutcome of a run that went on past failures', () => {
     );
   });
 });
+
+describe('the outcome lists each thing once', () => {
+  const denied = {
+    tool: 'shell',
+    resource: 'https://github.com/acme/secret',
+    reason: 'DENIED_EARLIER',
+  };
+
+  it('blocked: the same tool refused on the same resource twice is one entry, in the order first seen', () => {
+    const state = new RunState();
+    state.dispatch({ type: 'blocked', entry: denied });
+    state.dispatch({
+      type: 'blocked',
+      entry: { tool: 'http_get', resource: 'https://github.com/acme/other', reason: 'SCOPE' },
+    });
+    state.dispatch({ type: 'blocked', entry: { ...denied } });
+    // Another tool on the same resource is another refusal: it stays.
+    state.dispatch({ type: 'blocked', entry: { ...denied, tool: 'github_api' } });
+    const outcome = buildOutcome(state.snapshot(), 'ask');
+    expect(outcome.blocked).toEqual([
+      denied,
+      { tool: 'http_get', resource: 'https://github.com/acme/other', reason: 'SCOPE' },
+      { ...denied, tool: 'github_api' },
+    ]);
+    // Two tools refused on one resource lack the same evidence: named once.
+    expect(outcome.missing_evidence).toEqual([
+      'https://github.com/acme/secret (blocked)',
+      'https://github.com/acme/other (blocked)',
+    ]);
+  });
+
+  it('blocked: an approval declined twice, or requested again, is one entry', () => {
+    const state = new RunState();
+    const asked = { tool: 'deploy', resource: 'k8s://prod', reason: 'APPROVAL_REQUESTED' };
+    state.dispatch({ type: 'escalated', entries: [asked] });
+    state.dispatch({ type: 'escalated', entries: [asked] });
+    expect(state.snapshot().blocked).toEqual([asked]);
+    const decline = {
+      type: 'escalation.answered',
+      tool: 'deploy',
+      resources: ['k8s://prod'],
+      declined: true,
+    } as const;
+    state.dispatch({ ...decline, resources: [...decline.resources] });
+    state.dispatch({ type: 'escalated', entries: [asked] });
+    state.dispatch({ ...decline, resources: [...decline.resources] });
+    expect(state.snapshot().blocked).toEqual([{ ...asked, reason: 'APPROVAL_DECLINED' }]);
+  });
+
+  it('missing_evidence: a fallback used twice by the same tool is named once', () => {
+    const state = new RunState();
+    for (let i = 0; i < 2; i++) {
+      state.dispatch({ type: 'degraded', tool: 'deployment_metrics', missing: 'live metrics' });
+    }
+    state.dispatch({ type: 'degraded', tool: 'logs', missing: 'live logs' });
+    const outcome = buildOutcome(state.snapshot(), 'ask');
+    expect(outcome.missing_evidence).toEqual(['live metrics', 'live logs']);
+    expect(outcome.completed_steps).toEqual(['deployment_metrics (degraded)', 'logs (degraded)']);
+  });
+
+  it('needs_reconciliation: the same in-doubt write failing twice is one entry', () => {
+    const state = new RunState();
+    for (let i = 0; i < 2; i++) {
+      state.dispatch({
+        type: 'failed',
+        tool: 'post_address',
+        classification: { failureClass: 'UNKNOWN_OUTCOME', code: 'TIMEOUT', message: 'timeout' },
+        decision: {
+          action: 'ABORT',
+          code: 'RECONCILE_BY_HAND',
+          reason: 'reconcile by hand',
+          terminal: true,
+        },
+        inDoubt: { key: 'run-1:post_address:abc', code: 'RECONCILE_BY_HAND' },
+      });
+    }
+    const outcome = buildOutcome(state.snapshot(), 'ask');
+    expect(outcome.needs_reconciliation).toEqual([
+      {
+        tool: 'post_address',
+        idempotency_key: 'run-1:post_address:abc',
+        code: 'RECONCILE_BY_HAND',
+      },
+    ]);
+    // Failures are the calls the model was told about: two calls, two entries.
+    expect(outcome.failures).toHaveLength(2);
+  });
+});

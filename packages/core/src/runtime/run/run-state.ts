@@ -15,8 +15,10 @@ export class RunState {
   readonly #completed = new Map<string, string>();
   #failures: Outcome['failures'] = [];
   #recoveries: Recovery[] = [];
-  #degraded: { tool: string; missing: string }[] = [];
-  #blocked: BlockedEntry[] = [];
+  // Keyed by what the entry says: a second refusal of the same tool on the same resource
+  // (or a second fallback of the same tool) says nothing new, so it is listed once.
+  readonly #degraded = new Map<string, { tool: string; missing: string }>();
+  #blocked = new Map<string, BlockedEntry>();
   #needsReconciliation = new Map<string, { tool: string; idempotency_key: string; code: string }>();
   #unresolved = new Set<string>();
   #terminal: Terminal | undefined;
@@ -37,7 +39,7 @@ export class RunState {
     return this.#plan.version;
   }
   get blocked(): readonly BlockedEntry[] {
-    return this.#blocked;
+    return [...this.#blocked.values()];
   }
   /** The run's completed writes, oldest first, each operation once. */
   get writes(): readonly CompletedWrite[] {
@@ -56,7 +58,7 @@ export class RunState {
         if (action.recovery) push(this.#recoveries, action.recovery);
         return;
       case 'degraded':
-        push(this.#degraded, { tool: action.tool, missing: action.missing });
+        remember(this.#degraded, { tool: action.tool, missing: action.missing }, degradedKey);
         this.#complete(`degraded:${action.tool}`, `${action.tool} (degraded)`, action.tool);
         if (action.recovery) push(this.#recoveries, action.recovery);
         return;
@@ -82,23 +84,28 @@ export class RunState {
         return;
       }
       case 'blocked':
-        push(this.#blocked, action.entry);
+        remember(this.#blocked, action.entry, blockedKey);
         if (action.guidance !== undefined) this.#guidance = action.guidance;
         return;
       case 'escalated':
-        for (const entry of action.entries) push(this.#blocked, entry);
+        for (const entry of action.entries) remember(this.#blocked, entry, blockedKey);
         return;
-      case 'escalation.answered':
-        this.#blocked = this.#blocked.flatMap((entry) => {
+      case 'escalation.answered': {
+        // Rebuilt in order: a declined request may now say what an earlier entry says.
+        const blocked = new Map<string, BlockedEntry>();
+        for (const entry of this.#blocked.values()) {
           const mine =
             entry.tool === action.tool &&
             entry.reason === 'APPROVAL_REQUESTED' &&
             action.resources.includes(entry.resource);
-          if (!mine) return [entry];
-          return action.declined ? [{ ...entry, reason: 'APPROVAL_DECLINED' }] : [];
-        });
+          if (!mine) remember(blocked, entry, blockedKey);
+          else if (action.declined)
+            remember(blocked, { ...entry, reason: 'APPROVAL_DECLINED' }, blockedKey);
+        }
+        this.#blocked = blocked;
         if (action.guidance !== undefined) this.#guidance = action.guidance;
         return;
+      }
       case 'stopped':
         this.#terminal ??= action.terminal;
         return;
@@ -142,8 +149,8 @@ export class RunState {
       completedSteps: [...this.#completed.values()],
       failures: [...this.#failures],
       recoveries: [...this.#recoveries],
-      degraded: [...this.#degraded],
-      blocked: [...this.#blocked],
+      degraded: [...this.#degraded.values()],
+      blocked: [...this.#blocked.values()],
       needsReconciliation: [...this.#needsReconciliation.values()],
       unresolved: [...this.#unresolved],
       terminal: this.#terminal,
@@ -172,6 +179,19 @@ export type RunSnapshot = ReturnType<RunState['snapshot']>;
 function push<T>(list: T[], item: T): void {
   list.push(item);
   if (list.length > maxEntries + maxEntries / 10) list.splice(0, list.length - maxEntries);
+}
+
+const blockedKey = (entry: BlockedEntry) =>
+  JSON.stringify([entry.tool, entry.resource, entry.reason]);
+const degradedKey = (entry: { tool: string; missing: string }) =>
+  JSON.stringify([entry.tool, entry.missing]);
+
+/** Adds `item` once, in the order first seen; a repeat keeps the first place. */
+function remember<T>(map: Map<string, T>, item: T, key: (item: T) => string): void {
+  const id = key(item);
+  if (map.has(id)) return;
+  map.set(id, item);
+  trim(map);
 }
 
 /**
