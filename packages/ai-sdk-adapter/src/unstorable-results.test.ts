@@ -11,11 +11,26 @@ const refundArgs = { paymentId: 'p-42', amount: 100 };
 
 const cyclic: Record<string, unknown> = { id: 're_1' };
 cyclic.self = cyclic;
-const values: [string, Record<string, unknown>][] = [
-  ['a BigInt', { id: 're_1', cents: 10_000n }],
-  ['a cycle', cyclic],
-  ['a function deep inside', { id: 're_1', links: [{ open: () => 'https://pay.test/re_1' }] }],
-  ['a symbol', { id: 're_1', tag: Symbol('refund') }],
+const values: [string, Record<string, unknown>, string][] = [
+  ['a BigInt', { id: 're_1', cents: 10_000n }, 'holds a BigInt at .cents'],
+  ['a cycle', cyclic, 'holds a cycle at .self'],
+  [
+    'a function deep inside',
+    { id: 're_1', links: [{ open: () => 'https://pay.test/re_1' }] },
+    'holds a function at .links[0].open',
+  ],
+  ['a symbol', { id: 're_1', tag: Symbol('refund') }, 'holds a symbol at .tag'],
+  // JSON would store these as {}: a duplicate would get an empty object instead of the result.
+  [
+    'a Map (JSON writes {})',
+    { id: 're_1', lines: [{ sku: 'sku-1' }, { sku: 'sku-2', taxes: new Map([['vat', 19]]) }] },
+    'holds a Map at .lines[1].taxes',
+  ],
+  [
+    'an Error (JSON writes {})',
+    { id: 're_1', warning: new Error('partial') },
+    'holds an Error (Error) at .warning',
+  ],
 ];
 
 /** A refund tool that returns `value`, formatted for the model by its own toModelOutput. */
@@ -35,7 +50,7 @@ function refundTool(value: Record<string, unknown>, executed: string[]) {
 describe('a result JSON cannot hold is never stored as null', () => {
   it.each(values)(
     '%s: the caller gets its value; every later duplicate gets RESULT_NOT_STORED and the refund never runs again',
-    async (_label, value) => {
+    async (_label, value, reason) => {
       provider.reset([
         toolCall('refund_payment', refundArgs),
         toolCall('refund_payment', refundArgs),
@@ -79,13 +94,13 @@ describe('a result JSON cannot hold is never stored as null', () => {
           type: 'result.unstorable',
           tool: 'refund_payment',
           idempotencyKey: key,
-          reason: expect.any(String),
+          reason: `the result ${reason}`,
         }),
       );
       // Completed without a stored result: not null, not {}.
       expect(await ledger.get(key)).toMatchObject({
         state: 'completed',
-        result: { unstorable: expect.any(String) },
+        result: { unstorable: `the result ${reason}` },
       });
       expect((await ledger.get(key))?.result?.json).toBeUndefined();
 

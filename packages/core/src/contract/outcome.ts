@@ -45,8 +45,16 @@ export interface Outcome {
   plan: PlanVersions;
   /** After `recovery.compensate()`: writes undone, by tool name, in the order tried. */
   compensated?: string[] | undefined;
-  /** After `recovery.compensate()`: compensations that failed (the write may still stand). */
+  /**
+   * After `recovery.compensate()`: compensations that failed (the write may still stand),
+   * and writes the run no longer held to undo (`forgotten`).
+   */
   failed?: string[] | undefined;
   /** After `recovery.compensate()`: completed writes without a `compensate` function. */
   not_compensable?: string[] | undefined;
+  /**
+   * After `recovery.compensate()`, when a long run had dropped writes with a compensation
+   * (past the newest 10,000 it keeps): how many. Named in `failed`; they still stand.
+   */
+  forgotten?: number | undefined;
 }

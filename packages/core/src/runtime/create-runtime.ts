@@ -66,6 +66,7 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
           failed: report.failed,
           notCompensable: report.not_compensable,
           inDoubt,
+          forgotten: report.forgotten ?? 0,
         });
         return report;
       },

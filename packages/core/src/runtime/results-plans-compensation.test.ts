@@ -5,9 +5,10 @@ import {
   httpFailure,
   timeoutAfterWrite,
 } from '../../test-support/runtime-harness.js';
-import { callContext } from '../index.js';
+import { callContext, createConsoleTrace } from '../index.js';
 import { MemoryLedger } from '../ledger/memory-ledger.js';
 import { createFakeClock } from '../testing/fake-clock.js';
+import { maxUndoableWrites } from './run/write-history.js';
 
 describe('check: a returned value that is a failure', () => {
   const runTests = {
@@ -303,6 +304,43 @@ describe('compensation of completed writes', () => {
     const outcome = h.runtime.outcome();
     expect(outcome.needs_reconciliation).toBeUndefined();
     expect(outcome.summary).toContain('not undone (failed): pay');
+  });
+
+  it('a run longer than the writes it keeps to undo: the forgotten ones are failed and counted, never skipped in silence', async () => {
+    const undone: number[] = [];
+    const h = createHarness({
+      policies: {
+        pay: { sideEffects: true, compensate: (i: { id: number }) => undone.push(i.id) },
+        notify: { sideEffects: true },
+      },
+    });
+    const writes = maxUndoableWrites + maxUndoableWrites / 10 + 1;
+    for (let id = 0; id < writes; id++) {
+      await h.run('pay', { id }, () => `paid ${id}`);
+      if (id % 10 === 0) await h.run('notify', { id }, () => 'sent');
+    }
+    const report = await h.runtime.compensate();
+    const forgotten = writes - report.compensated.length;
+    expect(report.compensated.length).toBe(maxUndoableWrites);
+    expect(forgotten).toBeGreaterThan(0);
+    // Newest first: the newest write was undone first, the oldest never.
+    expect(undone[0]).toBe(writes - 1);
+    expect(undone).not.toContain(0);
+    expect(report.forgotten).toBe(forgotten);
+    expect(report.failed).toEqual(Array.from({ length: forgotten }, () => 'pay'));
+    expect(report.not_compensable).toHaveLength(Math.ceil(writes / 10));
+    const outcome = h.runtime.outcome();
+    expect(outcome).toMatchObject({ forgotten, failed: report.failed });
+    expect(outcome.summary).toContain(
+      `not undone, older than the newest ${maxUndoableWrites.toLocaleString('en-US')} writes the run keeps: ${forgotten} of pay (undo them by hand)`,
+    );
+    expect(outcome.summary).not.toContain('not undone (failed)');
+    const event = h.events.find((e) => e.type === 'compensation.forgotten');
+    expect(event).toMatchObject({ count: forgotten, tools: ['pay'], kept: maxUndoableWrites });
+    const lines: string[] = [];
+    createConsoleTrace({ color: false, write: (line) => lines.push(line) })(event!);
+    expect(lines.join('\n')).toContain(`not undone: ${forgotten} older writes of pay`);
+    expect(outcome.summary).toContain('newest 10,000 writes');
   });
 
   it('autoCompensate undoes the run’s writes when it ends FAILED or BLOCKED', async () => {

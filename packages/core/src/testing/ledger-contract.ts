@@ -4,6 +4,7 @@ import { createFakeClock, type FakeClock } from './fake-clock.js';
 import { describeClaimContract } from './ledger-contract-claims.js';
 import { describeConcurrencyContract } from './ledger-contract-concurrency.js';
 import { describeRenewalContract } from './ledger-contract-renewal.js';
+import { describeResultContract } from './ledger-contract-results.js';
 import { describeRunStateContract } from './ledger-contract-run-state.js';
 
 export interface LedgerFactoryContext {
@@ -106,6 +107,7 @@ export function describeLedgerContract(
     describeClaimContract(harness);
     describeRenewalContract(harness);
     describeRunStateContract(harness);
+    describeResultContract(harness);
     describeConcurrencyContract(harness, { concurrency });
   });
 }

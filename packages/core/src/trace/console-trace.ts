@@ -105,6 +105,7 @@ export function createConsoleTrace(options: ConsoleTraceOptions = {}): ConsoleTr
             compensated: outcome.compensated,
             failed: outcome.failed,
             not_compensable: outcome.not_compensable,
+            ...(outcome.forgotten ? { forgotten: outcome.forgotten } : {}),
           }
         : {}),
     };
@@ -147,6 +148,8 @@ function describe(
       return undefined; // the decision line said FALLBACK; the success line says degraded
     case 'compensation.finished':
       return `  ${paint(event.status === 'compensated' ? 'green' : 'red', `↶ compensation ${event.status}`)}`;
+    case 'compensation.forgotten':
+      return `  ${paint('red', `↶ not undone: ${event.count} older writes of ${event.tools.join(', ')}`)} ${paint('dim', `(past the newest ${event.kept.toLocaleString('en-US')} this run keeps; undo them by hand)`)}`;
     case 'policy.undeclared':
       return paint(
         'dim',

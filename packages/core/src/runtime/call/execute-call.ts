@@ -7,7 +7,7 @@ import { claimWrite } from './claim-write.js';
 import { handleFailure } from './handle-failure.js';
 import { resolveClaimedDoubt } from './resolve-doubt.js';
 import { runAttempt } from './run-attempt.js';
-import { serialiseResult } from './serialise-result.js';
+import { completeWithResult } from './store-result.js';
 
 /**
  * One tool call, attempt by attempt. A read runs at once and retries transient faults. A
@@ -65,11 +65,7 @@ async function attempt(call: Call): Promise<CallEnding> {
 /** A write's success: its result stored once; a tool that may write just lets go of its claim. */
 async function settleSuccess(call: Call, value: unknown): Promise<CallEnding> {
   if (call.tool.effects === 'write') {
-    const stored = serialiseResult(value);
-    await call.settle('complete', stored);
-    if (stored.unstorable !== undefined) {
-      call.emit('result.unstorable', { reason: stored.unstorable });
-    }
+    await completeWithResult(call, value);
   } else {
     // Claimed to keep a doubt, not to deduplicate its successes.
     await call.settle('release');

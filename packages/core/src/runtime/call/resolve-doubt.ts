@@ -4,7 +4,7 @@ import type { Call } from './call.js';
 import type { CallEnding } from './call-ending.js';
 import { decideForCall } from './decide-for-call.js';
 import { failure } from './fail-call.js';
-import { serialiseResult } from './serialise-result.js';
+import { completeWithResult } from './store-result.js';
 
 const settledReason = new Error('reconcile settled');
 
@@ -87,7 +87,7 @@ export async function settleReconcile(
     call.inDoubt = false;
     return undefined;
   }
-  await call.settle('complete', serialiseResult(answer.result));
+  await completeWithResult(call, answer.result);
   call.emit('call.deduplicated', { source: 'reconcile' });
   call.recoveredBy = 'RECONCILE';
   return {

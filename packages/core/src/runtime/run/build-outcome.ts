@@ -1,5 +1,6 @@
 import type { Outcome, Recovery } from '../../contract/outcome.js';
 import type { RunSnapshot } from './run-state.js';
+import { maxUndoableWrites } from './write-history.js';
 
 /** The run's explicit status, from what it did: terminal, degraded, or completed. */
 export function buildOutcome(run: RunSnapshot, nextPossibleAction: string): Outcome {
@@ -15,6 +16,7 @@ export function buildOutcome(run: RunSnapshot, nextPossibleAction: string): Outc
           compensated: run.compensation.compensated,
           failed: run.compensation.failed,
           not_compensable: run.compensation.notCompensable,
+          ...(run.compensation.forgotten ? { forgotten: run.compensation.forgotten } : {}),
         }
       : {}),
   };
@@ -96,14 +98,26 @@ function describeRecoveries(recoveries: readonly Recovery[]): string {
 function describeCompensation(run: RunSnapshot): string {
   const done = run.compensation;
   if (!done) return '';
-  const failedOnly = done.failed.filter((tool) => !done.inDoubt.includes(tool));
+  // The forgotten writes close the `failed` list: they were never tried.
+  const tried = done.failed.slice(0, done.failed.length - done.forgotten);
+  const failedOnly = tried.filter((tool) => !done.inDoubt.includes(tool));
+  const forgotten = [...new Set(done.failed.slice(tried.length))];
   const parts = [
-    done.compensated.length ? `undone: ${done.compensated.join(', ')}` : '',
-    failedOnly.length ? `not undone (failed): ${failedOnly.join(', ')}` : '',
-    done.inDoubt.length ? `in doubt, not re-sent: ${done.inDoubt.join(', ')}` : '',
-    done.notCompensable.length ? `no compensation: ${done.notCompensable.join(', ')}` : '',
+    done.compensated.length ? `undone: ${names(done.compensated)}` : '',
+    failedOnly.length ? `not undone (failed): ${names(failedOnly)}` : '',
+    done.inDoubt.length ? `in doubt, not re-sent: ${names(done.inDoubt)}` : '',
+    done.forgotten
+      ? `not undone, older than the newest ${maxUndoableWrites.toLocaleString('en-US')} writes the run keeps: ${done.forgotten} of ${names(forgotten)} (undo them by hand)`
+      : '',
+    done.notCompensable.length ? `no compensation: ${names(done.notCompensable)}` : '',
   ].filter(Boolean);
   return parts.length ? ` Compensation — ${parts.join('; ')}.` : '';
+}
+
+/** Tool names for a sentence: a long run's lists are shortened. */
+function names(tools: readonly string[]): string {
+  if (tools.length <= 10) return tools.join(', ');
+  return `${tools.slice(0, 10).join(', ')} and ${tools.length - 10} more`;
 }
 
 function describeDoubt(run: RunSnapshot): string {

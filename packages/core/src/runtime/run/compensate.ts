@@ -1,14 +1,23 @@
 import { Call, type RunParts } from '../call/call.js';
 import { executeCall } from '../call/execute-call.js';
 import type { ResolvedTool } from '../options/tool-table.js';
-import type { CompletedWrite, UndoInDoubt } from './run-actions.js';
+import type { UndoInDoubt } from './run-actions.js';
+import { maxUndoableWrites, type WritesToCompensate } from './write-history.js';
 
 export interface CompensationReport {
   /** Tool names of the writes undone, in the order tried (newest write first). */
   compensated: string[];
-  /** Not known to be undone: the undo failed, or may have landed (then also in doubt). */
+  /**
+   * Not known to be undone: the undo failed, may have landed (then also in doubt), or was
+   * never tried because the run no longer held the write (then counted in `forgotten`).
+   */
   failed: string[];
   not_compensable: string[];
+  /**
+   * Present when a long run dropped writes with a compensation (past the newest
+   * `maxUndoableWrites`): how many, each also named in `failed`. They still stand.
+   */
+  forgotten?: number | undefined;
 }
 
 export interface CompensationResult {
@@ -21,16 +30,21 @@ export interface CompensationResult {
  * Undoes the run's completed writes, newest first (a saga's compensation). Each undo is a
  * write of its own, run through the same pipeline: claimed in the ledger under the write's
  * key + `:compensate` (so two workers or a restart never undo one write twice), its
- * transient failures retried, an unknown outcome left in doubt for a person.
+ * transient failures retried, an unknown outcome left in doubt for a person. Writes the
+ * run no longer held are not skipped in silence: they are `failed` and `forgotten`.
  */
 export async function compensateWrites(
   run: RunParts,
-  writes: readonly CompletedWrite[],
+  writes: WritesToCompensate,
   resolve: (toolName: string) => ResolvedTool,
 ): Promise<CompensationResult> {
-  const report: CompensationReport = { compensated: [], failed: [], not_compensable: [] };
+  const report: CompensationReport = {
+    compensated: [],
+    failed: [],
+    not_compensable: writes.notCompensable.toReversed(),
+  };
   const inDoubt: UndoInDoubt[] = [];
-  for (const write of [...writes].reverse()) {
+  for (const write of writes.undoable.toReversed()) {
     const own = resolve(write.tool);
     const declared = own.policy.compensate;
     const compensation = typeof declared === 'function' ? { undo: declared } : declared;
@@ -82,6 +96,20 @@ export async function compensateWrites(
         ...call.base(),
         type: 'compensation.finished',
         status: ok ? 'compensated' : 'failed',
+      });
+    }
+  }
+  if (writes.forgotten.length > 0) {
+    report.failed.push(...writes.forgotten.toReversed());
+    report.forgotten = writes.forgotten.length;
+    if (run.emitter.active) {
+      run.emitter.emit({
+        type: 'compensation.forgotten',
+        runId: run.runId,
+        count: writes.forgotten.length,
+        tools: [...new Set(writes.forgotten)],
+        kept: maxUndoableWrites,
+        at: run.clock.now(),
       });
     }
   }

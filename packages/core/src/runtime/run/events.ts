@@ -41,6 +41,16 @@ export type RecoveryEvent =
       type: 'compensation.finished';
       status: 'compensated' | 'failed' | 'not_compensable';
     })
+  | {
+      /** `compensate()` found writes with a compensation the run no longer held: not undone. */
+      type: 'compensation.forgotten';
+      runId: string;
+      count: number;
+      tools: string[];
+      /** How many undoable writes a run keeps (`maxUndoableWrites`). */
+      kept: number;
+      at: number;
+    }
   | { type: 'policy.undeclared'; runId: string; tool: string; at: number }
   | { type: 'policy.unused'; runId: string; tool: string; suggestion?: string; at: number }
   | {

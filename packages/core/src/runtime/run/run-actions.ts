@@ -52,6 +52,8 @@ export type RunAction =
       notCompensable: string[];
       /** Undos that may have landed and were not re-sent: a person must look. */
       inDoubt: UndoInDoubt[];
+      /** Writes with a compensation the run no longer held: not undone (also in `failed`). */
+      forgotten: number;
     };
 
 /** An undo whose outcome is unknown (a lost response, a crash mid-undo): not re-sent. */

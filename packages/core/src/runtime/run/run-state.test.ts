@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { buildOutcome } from './build-outcome.js';
 import { RunState } from './run-state.js';
+import { maxUndoableWrites } from './write-history.js';
 
 describe('RunState bounds', () => {
-  it('keeps the newest 1,000 completed steps and writes of a long run, oldest dropped first', () => {
+  it('keeps the newest 1,000 completed steps of a long run, oldest dropped first', () => {
     const state = new RunState();
     for (let i = 0; i < 2_500; i++) {
       state.dispatch({ type: 'succeeded', tool: `step-${i}`, operation: `op-${i}` });
@@ -17,15 +18,60 @@ describe('RunState bounds', () => {
     expect(state.hasCompleted('op-2499')).toBe(true);
     expect(state.hasCompleted('op-1000')).toBe(false);
 
-    const writes = state.writes.map((write) => write.key);
-    expect(writes.length).toBeLessThanOrEqual(1_100);
-    expect(writes.at(-1)).toBe('k-2499');
-    // Oldest first, in order, without gaps.
-    const first = Number(writes[0]?.slice(2));
-    expect(writes).toEqual(writes.map((_, i) => `k-${first + i}`));
+    // Writes without a compensation: only their tool names are needed, every one is counted.
+    const { undoable, notCompensable, forgotten } = state.writes;
+    expect(undoable).toEqual([]);
+    expect(forgotten).toEqual([]);
+    expect(notCompensable).toHaveLength(2_500);
+    expect(new Set(notCompensable)).toEqual(new Set(['pay']));
+  });
+
+  it('keeps at least the newest 10,000 writes with a compensation, apart from everything else; counts the ones it drops', () => {
+    const state = new RunState();
+    const undo = (i: number) => ({ input: { id: i }, result: `r-${i}` });
+    for (let i = 0; i < 12_500; i++) {
+      state.dispatch({
+        type: 'write.completed',
+        write: { tool: 'pay', key: `p-${i}`, undo: undo(i) },
+      });
+      // Reads and writes that cannot be undone never push an undo out.
+      state.dispatch({ type: 'succeeded', tool: 'read', operation: `read-${i}` });
+      state.dispatch({ type: 'write.completed', write: { tool: 'email', key: `e-${i}` } });
+    }
+    state.dispatch({ type: 'write.completed', write: { tool: 'ship', key: 's-0', undo: undo(0) } });
+    const { undoable, notCompensable, forgotten } = state.writes;
+    expect(undoable.length).toBeGreaterThanOrEqual(maxUndoableWrites);
+    expect(undoable.length).toBeLessThanOrEqual(maxUndoableWrites * 1.1);
+    expect(undoable.at(-1)).toMatchObject({ tool: 'ship', key: 's-0' });
+    // Oldest first, in order, without gaps, each with what its undo needs.
+    const first = Number(undoable[0]?.key.slice(2));
+    expect(undoable.slice(0, -1).map((w) => w.key)).toEqual(
+      undoable.slice(0, -1).map((_, i) => `p-${first + i}`),
+    );
+    expect(undoable[0]).toEqual({ tool: 'pay', key: `p-${first}`, undo: undo(first) });
+    // Nothing is lost without a trace: held + forgotten = every write with an undo.
+    expect(forgotten).toEqual(Array.from({ length: first }, () => 'pay'));
+    expect(undoable.length + forgotten.length).toBe(12_501);
+    expect(notCompensable).toHaveLength(12_500);
   });
 
   it('counts an operation once however often it completes', () => {
+    const state = new RunState();
+    for (let i = 0; i < 3; i++) {
+      state.dispatch({
+        type: 'write.completed',
+        write: { tool: 'pay', key: 'k', undo: { input: 1, result: 2 } },
+      });
+      state.dispatch({ type: 'write.completed', write: { tool: 'email', key: 'e' } });
+    }
+    expect(state.writes).toEqual({
+      undoable: [{ tool: 'pay', key: 'k', undo: { input: 1, result: 2 } }],
+      notCompensable: ['email'],
+      forgotten: [],
+    });
+  });
+
+  it('counts a step once however often it completes', () => {
     const state = new RunState();
     for (let i = 0; i < 3; i++)
       state.dispatch({ type: 'succeeded', tool: 'read', operation: 'read' });

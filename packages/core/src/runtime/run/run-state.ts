@@ -1,5 +1,6 @@
 import type { Outcome, PlanVersions, Recovery } from '../../contract/outcome.js';
-import type { BlockedEntry, CompletedWrite, RunAction, Terminal } from './run-actions.js';
+import type { BlockedEntry, RunAction, Terminal } from './run-actions.js';
+import { WriteHistory, type WritesToCompensate } from './write-history.js';
 
 export type { BlockedEntry, CompletedWrite, RunAction, Terminal } from './run-actions.js';
 
@@ -25,9 +26,15 @@ export class RunState {
   #guidance: string | undefined;
   #plan: PlanVersions = { version: 1, history: [] };
   #compensation:
-    | { compensated: string[]; failed: string[]; notCompensable: string[]; inDoubt: string[] }
+    | {
+        compensated: string[];
+        failed: string[];
+        notCompensable: string[];
+        inDoubt: string[];
+        forgotten: number;
+      }
     | undefined;
-  readonly #writes = new Map<string, CompletedWrite>();
+  readonly #writes = new WriteHistory();
 
   get terminal(): Terminal | undefined {
     return this.#terminal;
@@ -41,9 +48,9 @@ export class RunState {
   get blocked(): readonly BlockedEntry[] {
     return [...this.#blocked.values()];
   }
-  /** The run's completed writes, oldest first, each operation once. */
-  get writes(): readonly CompletedWrite[] {
-    return [...this.#writes.values()];
+  /** The run's completed writes, oldest first, each operation once; those dropped, counted. */
+  get writes(): WritesToCompensate {
+    return this.#writes.list();
   }
 
   /** True when `tool` already counts as completed (a read, or this operation of a write). */
@@ -120,10 +127,7 @@ export class RunState {
         this.#guidance = undefined;
         return;
       case 'write.completed':
-        if (!this.#writes.has(action.write.key)) {
-          this.#writes.set(action.write.key, action.write);
-          trim(this.#writes);
-        }
+        this.#writes.add(action.write);
         return;
       case 'compensated':
         this.#compensation = {
@@ -131,6 +135,7 @@ export class RunState {
           failed: action.failed,
           notCompensable: action.notCompensable,
           inDoubt: action.inDoubt.map((undo) => undo.tool),
+          forgotten: action.forgotten,
         };
         for (const undo of action.inDoubt) {
           this.#needsReconciliation.set(undo.key, {
