@@ -1,11 +1,9 @@
 import type { Outcome, PlanVersions, Recovery } from '../../contract/outcome.js';
 import type { BlockedEntry, RunAction, Terminal } from './run-actions.js';
+import { answerEscalation, blockedKey, degradedKey, push, remember, trim } from './run-lists.js';
 import { WriteHistory, type WritesToCompensate } from './write-history.js';
 
 export type { BlockedEntry, CompletedWrite, RunAction, Terminal } from './run-actions.js';
-
-// A run can be long-lived (a chat session): its lists are bounded, newest kept.
-const maxEntries = 1_000;
 
 /**
  * What one run has done so far, in this process: the material of its Outcome. Read it
@@ -97,22 +95,10 @@ export class RunState {
       case 'escalated':
         for (const entry of action.entries) remember(this.#blocked, entry, blockedKey);
         return;
-      case 'escalation.answered': {
-        // Rebuilt in order: a declined request may now say what an earlier entry says.
-        const blocked = new Map<string, BlockedEntry>();
-        for (const entry of this.#blocked.values()) {
-          const mine =
-            entry.tool === action.tool &&
-            entry.reason === 'APPROVAL_REQUESTED' &&
-            action.resources.includes(entry.resource);
-          if (!mine) remember(blocked, entry, blockedKey);
-          else if (action.declined)
-            remember(blocked, { ...entry, reason: 'APPROVAL_DECLINED' }, blockedKey);
-        }
-        this.#blocked = blocked;
+      case 'escalation.answered':
+        this.#blocked = answerEscalation(this.#blocked, action);
         if (action.guidance !== undefined) this.#guidance = action.guidance;
         return;
-      }
       case 'stopped':
         this.#terminal ??= action.terminal;
         return;
@@ -180,35 +166,3 @@ export class RunState {
 }
 
 export type RunSnapshot = ReturnType<RunState['snapshot']>;
-
-function push<T>(list: T[], item: T): void {
-  list.push(item);
-  if (list.length > maxEntries + maxEntries / 10) list.splice(0, list.length - maxEntries);
-}
-
-const blockedKey = (entry: BlockedEntry) =>
-  JSON.stringify([entry.tool, entry.resource, entry.reason]);
-const degradedKey = (entry: { tool: string; missing: string }) =>
-  JSON.stringify([entry.tool, entry.missing]);
-
-/** Adds `item` once, in the order first seen; a repeat keeps the first place. */
-function remember<T>(map: Map<string, T>, item: T, key: (item: T) => string): void {
-  const id = key(item);
-  if (map.has(id)) return;
-  map.set(id, item);
-  trim(map);
-}
-
-/**
- * Keeps the newest `maxEntries` of a map, trimming once it is a tenth over: one walk from
- * the front deletes the oldest in a batch, so each call costs O(1) on average and the map
- * is never copied.
- */
-function trim<K, V>(map: Map<K, V>): void {
-  let excess = map.size - maxEntries;
-  if (excess <= maxEntries / 10) return;
-  for (const key of map.keys()) {
-    map.delete(key);
-    if (--excess === 0) return;
-  }
-}

@@ -1,4 +1,5 @@
 import type { CompletedWrite } from './run-actions.js';
+import { trim } from './run-lists.js';
 
 /**
  * How many completed writes with a compensation one run keeps, newest first, with the input
@@ -60,18 +61,4 @@ function expand(counts: Map<string, number>): string[] {
   const names: string[] = [];
   for (const [tool, n] of counts) for (let i = 0; i < n; i++) names.push(tool);
   return names;
-}
-
-/**
- * Keeps the newest `limit` of a map, trimming once it is a tenth over: one walk from the
- * front deletes the oldest in a batch, so each call costs O(1) on average.
- */
-function trim<V>(map: Map<string, V>, limit: number, dropped: (value: V) => void): void {
-  let excess = map.size - limit;
-  if (excess <= limit / 10) return;
-  for (const [key, value] of map) {
-    map.delete(key);
-    dropped(value);
-    if (--excess === 0) return;
-  }
 }
