@@ -1,3 +1,4 @@
+export { type HostileErrorText, hostileErrorTexts } from './hostile-error-texts.js';
 export type { HttpErrorOptions, StreamErrorOptions } from './http-error.js';
 export { describeError, httpError, streamError } from './http-error.js';
 export type { ProviderApi, ProviderRequest, ToolResult } from './provider-request.js';
