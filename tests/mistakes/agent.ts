@@ -3,6 +3,7 @@ import { callContext } from '@recourse/core';
 import type { FakeClock } from '@recourse/core/testing';
 import { generateText, isStepCount, type LanguageModel, type ToolSet, tool } from 'ai';
 import { z } from 'zod';
+import { storesIdle } from './ledgers.js';
 import { getPayment, postRefund } from './payments-service.js';
 
 export const refundArgs = { paymentId: 'p-42', amount: 100 };
@@ -63,7 +64,8 @@ export async function runAgent(
 /**
  * Runs `work` while waking the fake clock's sleepers, one per turn of the event loop, so
  * real I/O (msw's fetch) always makes progress between two timers: a lease renewal ticker
- * that always has a next sleep cannot starve it.
+ * that always has a next sleep cannot starve it. Time stands still while a store (Redis,
+ * PostgreSQL) is answering: its round trip takes real time, not the clock's.
  */
 export async function driveClock<T>(clock: FakeClock, work: Promise<T>): Promise<T> {
   let settled = false;
@@ -72,6 +74,7 @@ export async function driveClock<T>(clock: FakeClock, work: Promise<T>): Promise
   });
   while (!settled) {
     await new Promise((resolve) => setImmediate(resolve));
+    await storesIdle();
     if (!settled) await clock.next();
   }
   return tracked;

@@ -26,6 +26,39 @@ export interface LedgerKind {
 
 const uniqueId = () => randomUUID().replaceAll('-', '').slice(0, 12);
 
+// Store operations still on the wire, across every handle: a fake clock must not move while
+// one is (a ledger deadline on the run's clock would expire during a real round trip).
+let inFlight = 0;
+let idle: (() => void)[] = [];
+
+/** Resolves once no store operation of any handle is on the wire. */
+export function storesIdle(): Promise<void> {
+  return inFlight === 0 ? Promise.resolve() : new Promise((resolve) => idle.push(resolve));
+}
+
+/** `ledger` with every method that returns a promise counted while it is pending. */
+function tracked(ledger: Ledger): Ledger {
+  return new Proxy(ledger, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const answer = value.apply(target, args);
+        if (!(answer instanceof Promise)) return answer;
+        inFlight++;
+        const done = () => {
+          if (--inFlight > 0) return;
+          const waiting = idle;
+          idle = [];
+          for (const resolve of waiting) resolve();
+        };
+        answer.then(done, done);
+        return answer;
+      };
+    },
+  });
+}
+
 function withHandles(
   openOne: () => Ledger,
   cleanUp: () => Promise<void> = async () => {},
@@ -33,7 +66,7 @@ function withHandles(
   const handles: Ledger[] = [];
   return {
     async open() {
-      const ledger = openOne();
+      const ledger = tracked(openOne());
       handles.push(ledger);
       return ledger;
     },

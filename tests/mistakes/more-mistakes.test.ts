@@ -315,7 +315,7 @@ describe('mistakes recourse catches', () => {
     expect(recovery.outcome()).toMatchObject({ status: 'FAILED', reason: 'RECONCILE_BY_HAND' });
   });
 
-  it('a tool that returns a Promise of a BigInt, without toModelOutput: the SDK cannot send it and throws; the refund ran once, and a restart does not run it again', async () => {
+  it('a tool that returns a Promise of a BigInt, without toModelOutput: the SDK could not send it, so the model is told RESULT_NOT_STORED instead of the loop throwing; the refund ran once, and a restart does not run it again', async () => {
     const ledger = new MemoryLedger();
     const events: RecoveryEvent[] = [];
     const options = { runId: 'run-b1', ledger, policies: { refund_payment: write } };
@@ -329,11 +329,15 @@ describe('mistakes recourse catches', () => {
       });
     provider.reset(askOnce());
     const first = createRecovery({ ...options, onEvent: (e) => events.push(e) });
-    await expect(runAgent(chat(), first, { refund_payment: bigRefund() })).rejects.toThrow(
-      /serialize a BigInt/,
-    );
+    await runAgent(chat(), first, { refund_payment: bigRefund() });
     expect(payments.applied).toHaveLength(1);
     expect(events.some((e) => e.type === 'result.unstorable')).toBe(true);
+    // The write happened: not a failure to retry, a result to read from the service.
+    expect(contractOf(outputs()[0]!)).toMatchObject({
+      code: 'RESULT_NOT_STORED',
+      recommended_recovery: 'REOBSERVE',
+      retry_same_action: false,
+    });
 
     provider.reset(askOnce());
     await runAgent(chat(), createRecovery(options), { refund_payment: bigRefund() });

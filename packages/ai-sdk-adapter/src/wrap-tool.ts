@@ -1,5 +1,6 @@
 import { modelValue, type RecoveryRuntime } from '@recourse/core';
 import { withFailurePassthrough } from './failure-model-output.js';
+import { jsonError } from './json-error.js';
 import { isMcpErrorResult, McpToolError, mcpErrorText } from './mcp-result.js';
 import { isAsyncGeneratorFunction, streamToolCall } from './stream-tool-call.js';
 import { ToolCallFailedError } from './tool-call-failed-error.js';
@@ -56,6 +57,8 @@ export function wrapTool<T>(tool: T, options: WrapToolOptions): T {
   const original = (tool as { execute?: unknown }).execute;
   if (typeof original !== 'function') return tool;
   const { runtime, toolName, onHandled, failureMode } = options;
+  // A tool's own toModelOutput decides what the model reads; without one the SDK sends JSON.
+  const sendsJson = typeof (tool as { toModelOutput?: unknown }).toModelOutput !== 'function';
 
   /** One call through the runtime; `forward` receives the values of the current attempt. */
   const run = async (
@@ -89,9 +92,22 @@ export function wrapTool<T>(tool: T, options: WrapToolOptions): T {
           : finish(produced, onValue);
       },
     });
-    if (result.ok) return modelValue(result);
-    if (failureMode === 'result') return toFailureResult(result.contract, result.error);
-    throw new ToolCallFailedError(result.contract, { cause: result.error });
+    let ended = result;
+    if (result.ok) {
+      const value = modelValue(result);
+      const unsendable = sendsJson ? jsonError(value) : undefined;
+      if (unsendable === undefined) return value;
+      // The SDK would throw out of the loop when it serialises it: the model is told instead.
+      ended = await runtime.recordUnsendableResult({
+        toolName,
+        toolCallId,
+        input,
+        error: unsendable,
+      });
+    }
+    if (ended.ok) return modelValue(ended);
+    if (failureMode === 'result') return toFailureResult(ended.contract, ended.error);
+    throw new ToolCallFailedError(ended.contract, { cause: ended.error });
   };
 
   const execute = isAsyncGeneratorFunction(original)

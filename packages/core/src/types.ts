@@ -55,6 +55,11 @@ export interface DecisionState {
   attempts: number;
   /** Repairs already spent on this failure fingerprint. */
   repairAttempts: number;
+  /**
+   * The ledger could not say how many repairs were spent (it failed, or did not answer
+   * in time): a failure that is not TRANSIENT may be poison, so nothing more is sent.
+   */
+  repairsUnknown?: boolean | undefined;
   retryAfterMs?: number | undefined;
   /**
    * The classification code. A few codes are facts the policy reads: `LEASE_LOST`,

@@ -2,9 +2,11 @@
  * The text the model is sent for a successful call's value. JSON where JSON can hold it; a
  * BigInt as its digits and a cycle as "[Circular]" rather than the "[object Object]" that
  * `String()` would give (the model could make nothing of it). The ledger is not affected:
- * it never stores such a value (see `RESULT_NOT_STORED`).
+ * it never stores such a value (see `RESULT_NOT_STORED`). A value JSON still rejects (a
+ * throwing `toJSON` or getter, a revoked proxy) is `{ error }`: the caller tells the model
+ * the call failed rather than sending "[object Object]", or throwing out of the loop.
  */
-export function modelText(value: unknown): string {
+export function modelText(value: unknown): string | { error: unknown } {
   if (typeof value === 'string') return value;
   const ancestors: unknown[] = [];
   try {
@@ -19,7 +21,7 @@ export function modelText(value: unknown): string {
         return item;
       }) ?? 'null'
     );
-  } catch {
-    return String(value);
+  } catch (error) {
+    return { error: error ?? new Error('JSON.stringify threw') };
   }
 }

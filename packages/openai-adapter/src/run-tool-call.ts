@@ -73,16 +73,11 @@ export async function runToolCall(
       },
     });
   }
-  return {
-    callId: call.callId,
-    toolName: call.name,
-    input: parsed.input,
-    output: toOutput(result),
-    result,
-  };
-}
-
-function toOutput(result: ToolCallResult): string {
-  if (!result.ok) return contractText(result.contract);
-  return modelText(modelValue(result));
+  let output = result.ok ? modelText(modelValue(result)) : contractText(result.contract);
+  if (typeof output !== 'string') {
+    // It ran, but its result cannot be sent: the model is told so, as a failure.
+    result = await runtime.recordUnsendableResult({ ...base, input: parsed.input, ...output });
+    output = contractText(result.contract);
+  }
+  return { callId: call.callId, toolName: call.name, input: parsed.input, output, result };
 }

@@ -1,4 +1,5 @@
 import { InvalidOptionsError, LeaseLostError } from '../errors.js';
+import { ledgerMethodNames, markAnswersAtOnce } from './answers-at-once.js';
 import type {
   ClaimRequest,
   ClaimResult,
@@ -227,6 +228,9 @@ export class MemoryLedger implements Ledger {
     return this.#options.clock.now();
   }
 }
+
+// Every method reads and writes before it returns: no deadline is set on its answers.
+markAnswersAtOnce(MemoryLedger.prototype, ledgerMethodNames);
 
 // JSON keeps the two parts apart whatever characters they contain.
 function pairId(a: string, b: string): string {

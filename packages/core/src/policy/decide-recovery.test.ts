@@ -267,6 +267,35 @@ describe('every rule beyond the decision table, as rows of the pure function', (
       { action: 'REOBSERVE', code: 'LEASE_LOST', terminal: false },
     ],
     [
+      'the ledger could not say how often a failure was repaired: it may be poison, so stop',
+      { failureClass: 'VALIDATION', repairsUnknown: true },
+      {},
+      { action: 'ABORT', code: 'LEDGER_UNAVAILABLE', terminal: true },
+    ],
+    [
+      'an unknown repair count beats a reconcile too (the poison rule does)',
+      {
+        failureClass: 'UNKNOWN_OUTCOME',
+        sideEffects: true,
+        reconcilable: true,
+        repairsUnknown: true,
+      },
+      {},
+      { action: 'ABORT', code: 'LEDGER_UNAVAILABLE' },
+    ],
+    [
+      'an unknown repair count does not matter to a transient fault',
+      { failureClass: 'TRANSIENT', repairsUnknown: true },
+      {},
+      { action: 'RETRY' },
+    ],
+    [
+      'an unknown repair count does not hide a denial',
+      { failureClass: 'AUTHORIZATION', repairsUnknown: true },
+      {},
+      { action: 'ABORT', code: 'AUTHORIZATION_DENIED' },
+    ],
+    [
       'the same write is in flight elsewhere',
       { failureClass: 'UNKNOWN_OUTCOME', code: 'IN_FLIGHT' },
       {},

@@ -23,7 +23,9 @@ export interface DecideOptions extends RecoveryBudgets {
  * stops at the first that applies (the order matters more than the rules):
  *
  * 1. not TRANSIENT and repairs spent → ABORT (poison beats everything, replay included)
- * 2. AUTHORIZATION → ABORT (blocked; never a retry, a repair or another route)
+ * 2. AUTHORIZATION → ABORT (blocked; never a retry, a repair or another route); then,
+ *    not TRANSIENT and the ledger could not say how many repairs were spent → ABORT
+ *    (`LEDGER_UNAVAILABLE`: it may be poison, so nothing more is sent)
  * 3. another worker owns the write, or holds its result → REOBSERVE (send nothing)
  * 4. the key belongs to another payload → REPLAN
  * 5. a reconcile read failed → ABORT (the write stays in doubt)
@@ -50,6 +52,12 @@ export function decideRecovery(state: DecisionState, options: DecideOptions = {}
     return abort(
       'AUTHORIZATION_DENIED',
       'authorization denied: stop, do not look for another route',
+    );
+  }
+  if (failureClass !== 'TRANSIENT' && state.repairsUnknown) {
+    return abort(
+      'LEDGER_UNAVAILABLE',
+      'the ledger could not say how often this failure was repaired, so it may be poison: nothing more is sent',
     );
   }
   if (code === 'LEASE_LOST' || code === 'IN_FLIGHT' || code === 'RESULT_NOT_STORED') {

@@ -1,3 +1,4 @@
+import type { Classification } from '../types.js';
 import type { AccessControl } from './access/access-control.js';
 import { Call, type RunParts } from './call/call.js';
 import type { CallEnding } from './call/call-ending.js';
@@ -22,6 +23,7 @@ export interface CallRunnerParts {
 export interface CallRunner {
   execute(request: ToolCallRequest): Promise<ToolCallResult>;
   recordFailure(request: SdkFailure): Promise<ToolCallFailure>;
+  recordUnsendableResult(request: SdkFailure): Promise<ToolCallFailure>;
 }
 
 /**
@@ -86,7 +88,10 @@ export function createCallRunner(parts: CallRunnerParts): CallRunner {
     return result;
   };
 
-  const recordFailure = async (request: SdkFailure): Promise<ToolCallFailure> => {
+  const recordFailure = async (
+    request: SdkFailure,
+    known?: Classification | undefined,
+  ): Promise<ToolCallFailure> => {
     // Traced like any call (attempts 0), so a repair or poison the SDK caused shows too.
     const span = run.telemetry?.start({
       runId: run.runId,
@@ -94,7 +99,7 @@ export function createCallRunner(parts: CallRunnerParts): CallRunner {
       toolCallId: request.toolCallId,
     });
     const wasStopped = state.terminal !== undefined;
-    const ending = wasStopped ? access.runStopped() : await decideSdkFailure(run, request);
+    const ending = wasStopped ? access.runStopped() : await decideSdkFailure(run, request, known);
     const call = new Call(run, tools.resolve(request.toolName), {
       toolName: request.toolName,
       toolCallId: request.toolCallId,
@@ -107,5 +112,20 @@ export function createCallRunner(parts: CallRunnerParts): CallRunner {
     return result as ToolCallFailure;
   };
 
-  return { execute, recordFailure };
+  /**
+   * A call that succeeded, but whose result the SDK cannot send to the model (JSON
+   * rejects it: a throwing `toJSON` or getter, a BigInt, a cycle). A write happened: the
+   * model is told, as a duplicate would be, not to send it again but to read the state;
+   * a read cannot succeed as asked. Counted per fingerprint like any failure.
+   */
+  const recordUnsendableResult = (request: SdkFailure): Promise<ToolCallFailure> => {
+    const wrote = tools.resolve(request.toolName).effects !== 'read';
+    const message = `${request.toolName} returned a result that cannot be sent to the model: ${run.classify(request.error).message}`;
+    const classification: Classification = wrote
+      ? { failureClass: 'UNKNOWN_OUTCOME', code: 'RESULT_NOT_STORED', message }
+      : { failureClass: 'PERMANENT', code: 'RESULT_NOT_SERIALISABLE', message };
+    return recordFailure(request, classification);
+  };
+
+  return { execute, recordFailure: (request) => recordFailure(request), recordUnsendableResult };
 }

@@ -111,6 +111,7 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
     classify: run.classify,
     execute: calls.execute,
     recordFailure: calls.recordFailure,
+    recordUnsendableResult: calls.recordUnsendableResult,
     isStopped: () => state.terminal !== undefined,
     takeGuidance() {
       const guidance = state.guidance;

@@ -4,25 +4,39 @@ import type { Call } from './call/call.js';
 import type { CallEnding } from './call/call-ending.js';
 import { decideForCall } from './call/decide-for-call.js';
 import { failure } from './call/fail-call.js';
+import { ledgerFault } from './call/ledger-fault.js';
+import type { LearnedFacts } from './run/run-memory.js';
 
 /**
  * What must hold before a call runs: the run still goes on, the call reaches nothing
  * closed, and its operation is not quarantined as poison. Undefined when it may run.
- * Costs nothing when the run has learnt nothing that could refuse it.
+ * Costs nothing when the run has learnt nothing that could refuse it. The run's facts
+ * must be readable: a store that fails or does not answer in time is asked again like a
+ * claim, and then the call is not run (`LEDGER_UNAVAILABLE`), since another worker's
+ * denial or poison may be among what could not be read.
  */
 export async function guardCall(
   call: Call,
   access: AccessControl,
 ): Promise<CallEnding | undefined> {
-  const { memory } = call.run;
+  if (access.failed()) return access.runStopped();
+  for (let tries = 1; ; tries++) {
+    const facts = await call.run.memory.current();
+    // What is known refuses even while the store is unreadable: a closed route stays closed.
+    const refused = access.refuse(call.tool, call.request.input, facts) ?? quarantined(call, facts);
+    if (refused) return refused;
+    if (facts.unreadable === undefined) return undefined;
+    const ended = await ledgerFault(call, facts.unreadable, tries);
+    if (ended) return ended;
+  }
+}
+
+/** A poison operation: refused before it runs, with the poison contract of its fingerprint. */
+function quarantined(call: Call, facts: LearnedFacts): CallEnding | undefined {
   const name = call.tool.name;
-  const refused = await access.refuse(call.tool, call.request.input);
-  if (refused) return refused;
-  const facts = await memory.current();
   if (!facts.poisonedTools.has(name)) return undefined;
   const poisoned = facts.poison.get(call.operation);
   if (!poisoned) return undefined;
-  // Quarantined: refused before it runs, with the poison contract of its fingerprint.
   const classification: Classification = {
     failureClass: poisoned.failureClass,
     code: 'POISON',

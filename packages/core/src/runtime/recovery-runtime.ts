@@ -18,6 +18,12 @@ export interface RecoveryRuntime {
   execute(request: ToolCallRequest): Promise<ToolCallResult>;
   /** A failure the SDK reported without calling execute (invalid input, unknown tool). */
   recordFailure(request: SdkFailure): Promise<ToolCallFailure>;
+  /**
+   * A call that succeeded, whose result the adapter could not serialise for the model
+   * (`error` is what JSON threw): told to the model as a failure. A write: the result was
+   * not stored (`RESULT_NOT_STORED`, do not send again); a read: `RESULT_NOT_SERIALISABLE`.
+   */
+  recordUnsendableResult(request: SdkFailure): Promise<ToolCallFailure>;
   /** True once the run reached a terminal state: the loop should end. */
   isStopped(): boolean;
   /** Guidance for the model's next step after a failure (repair, re-observe), once. */

@@ -11,6 +11,7 @@ import {
 import { resolveTelemetry } from '../trace/resolve-telemetry.js';
 import type { RunParts } from './call/call.js';
 import { leaseRenewerFor } from './call/lease-renewer.js';
+import { createLedgerDeadline, defaultLedgerTimeoutMs } from './ledger-deadline.js';
 import {
   type RecoveryOptions,
   type RetryOptions,
@@ -24,14 +25,20 @@ export function createRunParts(options: RecoveryOptions): RunParts {
   const clock = options.clock ?? systemClock;
   // The default ledger keeps the run's time, so leases and retention follow an injected clock.
   const ledger = options.ledger ?? new MemoryLedger({ clock });
+  const deadline = createLedgerDeadline(
+    ledger,
+    clock,
+    options.ledgerTimeoutMs ?? defaultLedgerTimeoutMs,
+  );
   return {
     runId: options.runId,
     ledger,
+    deadline,
     clock,
     random: options.random ?? systemRandom,
     classify: createClassifier({ recognisers: [...(options.recognisers ?? [])], clock }),
     emitter: createEmitter(options.onEvent),
-    memory: createRunMemory(options.runId, ledger),
+    memory: createRunMemory(options.runId, ledger, deadline),
     renewer: leaseRenewerFor(ledger, clock),
     budget: resolveBudget(options.retry?.budget, clock),
     backoff: validateBackoff(options.retry ?? {}),

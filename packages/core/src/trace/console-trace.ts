@@ -144,6 +144,8 @@ function describe(
       return `  ${paint('green', event.degraded ? '✓ degraded result (fallback), marked PARTIAL_RESULT' : '✓ ok')}`;
     case 'result.unstorable':
       return `  ${paint('yellow', '! result not stored:')} ${event.reason}; duplicates will be told to re-read`;
+    case 'result.not-stored':
+      return `  ${paint('yellow', '! result not recorded by the ledger:')} ${event.reason}; the caller has it, duplicates are not re-sent`;
     case 'fallback.used':
       return undefined; // the decision line said FALLBACK; the success line says degraded
     case 'compensation.finished':

@@ -15,8 +15,10 @@ import { type BlockCheck, checkCall, findBlock } from './block-check.js';
 export interface AccessControl {
   /** False when nothing can refuse this call: no rules, no denials, a run still going. */
   mayRefuse(): boolean;
-  /** The refusal of a call about to run, or undefined when it may run. */
-  refuse(tool: ResolvedTool, input: unknown): Promise<CallFailureEnding | undefined>;
+  /** True once the run ended FAILED: every call is refused, whatever the facts. */
+  failed(): boolean;
+  /** The refusal of a call about to run, given the run's facts, or undefined when it may run. */
+  refuse(tool: ResolvedTool, input: unknown, facts: LearnedFacts): CallFailureEnding | undefined;
   /** The refusal every call gets once the run has stopped. */
   runStopped(): CallFailureEnding;
   /** The same checks as `refuse`, as data, without refusing or recording anything. */
@@ -72,9 +74,9 @@ export function createAccessControl(parts: AccessParts): AccessControl {
       !memory.fresh() ||
       memory.known().denials.length > 0,
     runStopped: () => runStopped(),
-    async refuse(tool, input) {
+    failed: () => terminal()?.status === 'FAILED',
+    refuse(tool, input, facts) {
       if (terminal()?.status === 'FAILED') return runStopped();
-      const facts = await memory.current();
       // Scope refusals are not remembered as denials: the rules are checked on every call
       // anyway, and a call wider than a rule (all of github.com) must not close what the
       // rule allows. Operator grants lift both (see findBlock).

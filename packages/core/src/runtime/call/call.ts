@@ -5,6 +5,7 @@ import type { Ledger, StoredResult } from '../../ledger/ledger.js';
 import type { ResolvedBackoff } from '../../policy/backoff.js';
 import type { RetryBudget } from '../../policy/retry-budget.js';
 import type { Classification, FailureClass, RecoveryAction } from '../../types.js';
+import type { LedgerDeadline } from '../ledger-deadline.js';
 import type { ResolvedTool } from '../options/tool-table.js';
 import type { Emitter } from '../run/emitter.js';
 import type { RecoveryEvent } from '../run/events.js';
@@ -25,6 +26,8 @@ type CallEventFields<T extends CallEventType> = Omit<
 export interface RunParts {
   runId: string;
   ledger: Ledger;
+  /** Bounds every ledger operation a call waits for (`ledgerTimeoutMs`). */
+  deadline: LedgerDeadline;
   clock: Clock;
   random: RandomSource;
   classify: Classifier;
@@ -126,21 +129,33 @@ export class Call {
     this.run.emitter.emit({ ...this.base(), type, ...fields } as RecoveryEvent);
   }
 
-  /** Ends the claim once: `complete` with the stored result, `release`, or `uncertain`. */
+  /**
+   * Ends the claim once: `complete` with the stored result, `release`, or `uncertain`.
+   * Never throws and never waits past the ledger's deadline. A result the ledger did not
+   * take (it failed, or did not answer in time) is reported by `result.not-stored`: the
+   * write happened, so the caller still gets its value.
+   */
   async settle(how: 'complete' | 'release' | 'uncertain', result?: StoredResult): Promise<void> {
     const token = this.token;
     if (token === undefined) return;
     this.token = undefined;
     this.lease?.release();
-    const { ledger } = this.run;
+    const { ledger, deadline } = this.run;
     try {
-      if (how === 'complete') await ledger.complete(this.key, token, result ?? {});
-      else if (how === 'release') await ledger.release(this.key, token);
-      else await ledger.markUncertain(this.key, token, `${this.tool.name}: outcome unknown`);
-    } catch {
-      // Lease lost (another worker owns the key) or store down: the record stays in
+      if (how === 'complete')
+        await deadline.bound('complete', ledger.complete(this.key, token, result ?? {}));
+      else if (how === 'release') await deadline.bound('release', ledger.release(this.key, token));
+      else
+        await deadline.bound(
+          'markUncertain',
+          ledger.markUncertain(this.key, token, `${this.tool.name}: outcome unknown`),
+        );
+    } catch (error) {
+      // Lease lost (another worker owns the key), store down or hung: the record stays in
       // flight, expires, and the next claimer sees `previous: 'expired'` and reconciles.
-      // Never a silent re-send.
+      // Until then a duplicate finds it in flight. Never a silent re-send.
+      if (how === 'complete' && this.run.emitter.active)
+        this.emit('result.not-stored', { reason: this.run.classify(error).message });
     }
   }
 }

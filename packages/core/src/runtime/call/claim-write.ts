@@ -4,6 +4,7 @@ import type { Call } from './call.js';
 import type { CallEnding } from './call-ending.js';
 import { decideForCall } from './decide-for-call.js';
 import { failure } from './fail-call.js';
+import { ledgerFault } from './ledger-fault.js';
 import { parseStoredResult } from './serialise-result.js';
 
 const pollMs = 100;
@@ -11,8 +12,9 @@ const pollMs = 100;
 /**
  * Claims the write's key before anything is sent: undefined when the claim is held (go
  * on), else how the call ends without executing. A completed key answers with the stored
- * result; an in-flight key is waited on (bounded); an unreachable store is retried like
- * any transient fault and, if it stays down, the write is not executed (fail closed).
+ * result; an in-flight key is waited on (bounded); a store that is unreachable or does not
+ * answer within `ledgerTimeoutMs` is retried like any transient fault and, if it stays
+ * so, the write is not executed (fail closed).
  */
 export async function claimWrite(call: Call): Promise<CallEnding | undefined> {
   const { run, request } = call;
@@ -20,18 +22,17 @@ export async function claimWrite(call: Call): Promise<CallEnding | undefined> {
   for (let tries = 1; ; ) {
     let claimed: ClaimResult;
     try {
-      claimed = await run.ledger.claim({ key: call.key, payloadHash: call.payloadHash });
+      claimed = await run.deadline.bound(
+        'claim',
+        run.ledger.claim({ key: call.key, payloadHash: call.payloadHash }),
+        releaseLate,
+        call,
+      );
     } catch (error) {
-      // Whatever the store threw, nothing was sent: a transient fault of the ledger.
-      const classification: Classification = {
-        failureClass: 'TRANSIENT',
-        code: 'LEDGER_UNAVAILABLE',
-        message: run.classify(error).message,
-      };
-      const decision = decideForCall(call, classification, { attempts: tries });
-      if (decision.action !== 'RETRY') return failure(call, classification, decision, { error });
+      // Whatever the store threw, or its silence, nothing was sent: a fault of the ledger.
+      const ended = await ledgerFault(call, error, tries);
+      if (ended) return ended;
       tries++;
-      await run.clock.sleep(decision.delayMs ?? 0, request.signal);
       continue;
     }
     switch (claimed.status) {
@@ -66,6 +67,16 @@ export async function claimWrite(call: Call): Promise<CallEnding | undefined> {
       }
     }
   }
+}
+
+/**
+ * A claim the store granted after the runtime stopped waiting for it: nothing ran under
+ * it, so it is given back at once rather than left to expire into a doubt.
+ */
+function releaseLate(late: ClaimResult, call: Call): void {
+  if (late.status !== 'acquired') return;
+  const { ledger, deadline } = call.run;
+  void deadline.bound('release', ledger.release(call.key, late.token)).catch(() => {});
 }
 
 /** The operation completed before: its stored result, never a second execution. */

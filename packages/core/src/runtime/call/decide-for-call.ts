@@ -6,7 +6,12 @@ import type { Call } from './call.js';
 export type MomentFacts = Partial<
   Pick<
     DecisionState,
-    'repairAttempts' | 'retryBudgetExhausted' | 'retryBudgetWaitMs' | 'reconciled' | 'attempts'
+    | 'repairAttempts'
+    | 'repairsUnknown'
+    | 'retryBudgetExhausted'
+    | 'retryBudgetWaitMs'
+    | 'reconciled'
+    | 'attempts'
   >
 >;
 
@@ -28,6 +33,7 @@ export function decideForCall(
       hasFallback: tool.policy.fallback !== undefined,
       attempts: facts.attempts ?? call.attempts,
       repairAttempts: facts.repairAttempts ?? 0,
+      repairsUnknown: facts.repairsUnknown,
       retryAfterMs: classification.retryAfterMs,
       reconciled: facts.reconciled,
       retryBudgetExhausted: facts.retryBudgetExhausted,

@@ -39,11 +39,18 @@ export async function handleFailure(
     input: call.payloadHash,
     classification,
   });
-  const repairAttempts = await run.memory.repairs(fingerprint);
+  const stored = await run.memory.repairs(fingerprint);
+  const repairAttempts = stored ?? 0;
+  const repairsUnknown = stored === undefined;
   let reconciled: 'not_happened' | undefined;
   // Every decision of this failure goes through here: the policy, then the event saying so.
   const decide = (facts: MomentFacts = {}): Decision => {
-    const made = decideForCall(call, classification, { repairAttempts, reconciled, ...facts });
+    const made = decideForCall(call, classification, {
+      repairAttempts,
+      repairsUnknown,
+      reconciled,
+      ...facts,
+    });
     call.lastDecided = { failureClass: classification.failureClass, action: made.action };
     call.emit('decision.made', {
       attempt: call.attempts,

@@ -96,6 +96,22 @@ describe('the lease renewer', () => {
     expect(lease.lost).toBe(true);
   });
 
+  it('marks a lease lost when the store does not answer a renewal by the next tick', async () => {
+    const clock = createFakeClock(0);
+    const inner = new MemoryLedger({ clock, leaseMs: 900 });
+    const hung: Ledger = Object.assign(withoutRenew(inner), {
+      leaseMs: 900,
+      renew: () => new Promise<boolean>(() => {}),
+    });
+    const renewer = createLeaseRenewer(hung, clock);
+    const lease = renewer.hold('k', await claimed(inner));
+    await clock.advance(300); // the first renewal is sent, and never answers
+    expect(lease.lost).toBe(false);
+    await clock.advance(300); // one interval later: a takeover can no longer be ruled out
+    expect(lease.lost).toBe(true);
+    expect(renewer.held).toBe(0);
+  });
+
   it('does nothing for a ledger without renew', async () => {
     const clock = createFakeClock(0);
     const ledger = withoutRenew(new MemoryLedger({ clock }));

@@ -1,5 +1,6 @@
 import type { Clock } from '../../clock.js';
 import { defaultLeaseMs, type Ledger } from '../../ledger/ledger.js';
+import { createLedgerDeadline } from '../ledger-deadline.js';
 
 /** A claim kept alive while its write runs. */
 export interface HeldLease {
@@ -29,7 +30,8 @@ const done: HeldLease = { lost: false, release() {} };
  * renews every held claim, every third of the lease, so a write slower than one lease is
  * not taken over while it still runs. The ticker sleeps on the injected clock (tests drive
  * it), does not keep the process alive, and stops after a tick with nothing to renew.
- * A ledger without `renew` gets claims that are never renewed.
+ * A renewal that has not answered by the next tick counts as refused (a hung store must
+ * not let a takeover go unnoticed). A ledger without `renew` gets claims never renewed.
  */
 export function leaseRenewerFor(ledger: Ledger, clock: Clock): LeaseRenewer {
   let byClock = renewers.get(ledger);
@@ -48,6 +50,7 @@ export function leaseRenewerFor(ledger: Ledger, clock: Clock): LeaseRenewer {
 export function createLeaseRenewer(ledger: Ledger, clock: Clock): LeaseRenewer {
   const leases = new Set<Lease>();
   const intervalMs = leaseRenewalIntervalMs(ledger);
+  const deadline = createLedgerDeadline(ledger, clock, intervalMs);
   let ticking = false;
 
   const renewAll = () =>
@@ -55,7 +58,8 @@ export function createLeaseRenewer(ledger: Ledger, clock: Clock): LeaseRenewer {
       [...leases].map(async (lease) => {
         let renewed = false;
         try {
-          renewed = (await ledger.renew?.(lease.key, lease.token)) === true;
+          const answer = ledger.renew?.(lease.key, lease.token);
+          renewed = answer !== undefined && (await deadline.bound('renew', answer)) === true;
         } catch {
           renewed = false;
         }

@@ -1,6 +1,7 @@
 import { payloadHash } from '../../keys/idempotency-key.js';
 import { decideRecovery } from '../../policy/decide-recovery.js';
 import { failureFingerprint } from '../../policy/fingerprint.js';
+import type { Classification } from '../../types.js';
 import type { RunParts } from '../call/call.js';
 import type { CallFailureEnding } from '../call/call-ending.js';
 
@@ -19,14 +20,16 @@ export interface SdkFailure {
 export async function decideSdkFailure(
   run: RunParts,
   request: SdkFailure,
+  known?: Classification | undefined,
 ): Promise<CallFailureEnding> {
-  const classification = run.classify(request.error);
+  const classification = known ?? run.classify(request.error);
   const fingerprint = failureFingerprint({
     tool: request.toolName,
     input: payloadHash(request.input),
     classification,
   });
-  const repairAttempts = await run.memory.repairs(fingerprint);
+  const stored = await run.memory.repairs(fingerprint);
+  const repairAttempts = stored ?? 0;
   const decision = decideRecovery(
     {
       tool: request.toolName,
@@ -35,6 +38,7 @@ export async function decideSdkFailure(
       sideEffects: false,
       attempts: 1,
       repairAttempts,
+      repairsUnknown: stored === undefined,
     },
     { repairBudget: run.repairBudget, maxAttempts: 1, onPoison: run.onPoison },
   );

@@ -146,6 +146,15 @@ export interface RecoveryOptions {
   /** How long a duplicate waits for an in-flight write before reporting it. Default 5 s. */
   inFlightWaitMs?: number | undefined;
   /**
+   * How long one ledger operation (a claim, storing a result, reading the run's facts or
+   * repair counts) may take before the runtime stops waiting for it. Default 5 s. A claim
+   * or a read before execution that does not answer in time fails closed like a store
+   * that is down (`LEDGER_UNAVAILABLE`: nothing is sent); a result that could not be
+   * stored in time is still returned (the write happened) and reported by a
+   * `result.not-stored` event.
+   */
+  ledgerTimeoutMs?: number | undefined;
+  /**
    * An OpenTelemetry tracer for the call spans. Default: the tracer `@recourse/core` of the
    * global provider, when `@opentelemetry/api` is installed. `false`: no spans, no metrics.
    */

@@ -111,6 +111,7 @@ const coreShape: Shape = {
     }
   },
   inFlightWaitMs: count(0),
+  ledgerTimeoutMs: duration,
   tracer: (value, field) => {
     if (value !== false) methods('an OpenTelemetry Tracer (or false)', 'startSpan')(value, field);
   },

@@ -37,6 +37,12 @@ export type RecoveryEvent =
   | (CallEventBase & { type: 'call.blocked'; resource: string; reason: string; input?: unknown })
   | (CallEventBase & { type: 'call.failed'; contract: RecoveryContract })
   | (CallEventBase & { type: 'result.unstorable'; reason: string })
+  /**
+   * The write completed and the caller got its result, but the ledger did not record it
+   * (it failed, or did not answer within `ledgerTimeoutMs`): a duplicate finds the claim
+   * in flight and, once its lease ran out, in doubt; it is never re-sent blindly.
+   */
+  | (CallEventBase & { type: 'result.not-stored'; reason: string })
   | (CallEventBase & {
       type: 'compensation.finished';
       status: 'compensated' | 'failed' | 'not_compensable';

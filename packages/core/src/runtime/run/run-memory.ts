@@ -9,6 +9,7 @@ import type {
   RunFactLists,
   RunFacts,
 } from '../../ledger/ledger.js';
+import type { LedgerDeadline } from '../ledger-deadline.js';
 
 /** What the run has learned, as this process knows it now. */
 export interface LearnedFacts {
@@ -17,6 +18,11 @@ export interface LearnedFacts {
   readonly poison: ReadonlyMap<string, PoisonedOperation>;
   readonly poisonedTools: ReadonlySet<string>;
   readonly escalations: ReadonlyMap<string, Escalation>;
+  /**
+   * Set when the store could not be read just now (it threw, or did not answer within
+   * `ledgerTimeoutMs`): what it says. The facts are then the last ones known.
+   */
+  readonly unreadable?: unknown;
 }
 
 /**
@@ -25,24 +31,33 @@ export interface LearnedFacts {
  * the store pushes changes (`watchFacts` live) a check costs no round trip; otherwise the
  * facts are read again before each check. A fact learnt here is known here at once, even
  * when the store is down (it is written when it can be), so an outage never reopens a
- * closed route.
+ * closed route. Every store operation is bounded by the ledger's deadline: a hung store
+ * answers like one that is down.
  */
 export interface RunMemory {
-  /** The facts now: the cache when it is known to be current, else read again. */
+  /**
+   * The facts now: the cache when it is known to be current, else read again. Never
+   * rejects: a store that cannot be read gives the facts last known, with `unreadable`.
+   */
   current(): LearnedFacts | Promise<LearnedFacts>;
   /** The last facts known, without asking the store. */
   known(): LearnedFacts;
   /** True when `current()` would answer without a round trip. */
   fresh(): boolean;
   add<K extends RunFactKind>(kind: K, id: string, fact: RunFacts[K]): Promise<void>;
-  repairs(fingerprint: string): Promise<number>;
+  /** Repairs spent on a fingerprint; undefined when the store could not say (fail closed). */
+  repairs(fingerprint: string): Promise<number | undefined>;
   addRepair(fingerprint: string): Promise<void>;
   close(): void;
 }
 
 const empty: RunFactLists = { denial: [], grant: [], poison: [], escalation: [] };
 
-export function createRunMemory(runId: string, ledger: Ledger): RunMemory {
+export function createRunMemory(
+  runId: string,
+  ledger: Ledger,
+  deadline: LedgerDeadline,
+): RunMemory {
   // Facts learnt in this process, kept even when writing them to the store failed.
   const local: RunFactLists = { denial: [], grant: [], poison: [], escalation: [] };
   const localIds = new Set<string>();
@@ -63,13 +78,16 @@ export function createRunMemory(runId: string, ledger: Ledger): RunMemory {
 
   const read = (): Promise<LearnedFacts> => {
     const seen = changes;
-    const pending = (async () => {
+    const pending = (async (): Promise<LearnedFacts> => {
       try {
-        stored = await ledger.listFacts(runId);
+        stored = await deadline.bound('listFacts', ledger.listFacts(runId));
         // Current unless a change arrived while reading: then the next check reads again.
         loaded = changes === seen;
-      } catch {
-        // Unreadable store: keep what is known; a closed route stays closed.
+      } catch (error) {
+        // Unreadable store: keep what is known (a closed route stays closed) and say so,
+        // so that nothing runs on facts that may be missing another worker's denial.
+        facts = index(stored, local);
+        return { ...facts, unreadable: error };
       }
       facts = index(stored, local);
       return facts;
@@ -96,15 +114,25 @@ export function createRunMemory(runId: string, ledger: Ledger): RunMemory {
         facts = index(stored, local);
       }
       try {
-        await ledger.addFact(runId, kind, id, fact);
+        await deadline.bound('addFact', ledger.addFact(runId, kind, id, fact));
       } catch {
         // Known here at once; the store gets it when the same fact is learnt again.
         localIds.delete(localId);
       }
     },
-    repairs: (fingerprint) => ledger.getRepairs(runId, fingerprint).catch(() => 0),
+    async repairs(fingerprint) {
+      try {
+        return await deadline.bound('getRepairs', ledger.getRepairs(runId, fingerprint));
+      } catch {
+        return undefined;
+      }
+    },
     async addRepair(fingerprint) {
-      await ledger.addRepair(runId, fingerprint).catch(() => 0);
+      try {
+        await deadline.bound('addRepair', ledger.addRepair(runId, fingerprint));
+      } catch {
+        // Counted again when the same failure repeats and the store is back.
+      }
     },
     close: () => watch?.close(),
   };
