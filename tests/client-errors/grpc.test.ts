@@ -98,6 +98,26 @@ describe('@grpc/grpc-js status errors from a real server', () => {
     expect(classesOf(error)).toEqual(['TRANSIENT', 'UNKNOWN_OUTCOME', 'TIMEOUT']);
   });
 
+  it('CANCELLED by the client after the call reached the server is UNKNOWN_OUTCOME for a write', async () => {
+    const error = await rejection(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const pending = (
+            client.create as unknown as (
+              request: Buffer,
+              options: grpc.CallOptions,
+              callback: (error: grpc.ServiceError | null) => void,
+            ) => grpc.ClientUnaryCall
+          ).call(client, Buffer.from('hang'), { deadline: Date.now() + 2000 }, (e) =>
+            e ? reject(e) : resolve(),
+          );
+          setImmediate(() => pending.cancel());
+        }),
+    );
+    expect(error).toMatchObject({ code: grpc.status.CANCELLED });
+    expect(classesOf(error)).toEqual(['PERMANENT', 'UNKNOWN_OUTCOME', 'CANCELLED']);
+  });
+
   it('UNAVAILABLE with no connection established is a refused connection', async () => {
     const refused = new Orders(
       `127.0.0.1:${await closedPort()}`,
