@@ -1,6 +1,6 @@
 import { createRecovery } from '@recourse/ai-sdk';
 import { MemoryLedger } from '@recourse/core';
-import { text, toolCall } from '@recourse/testing';
+import { hostileThrownValues, revokedProxy, text, toolCall } from '@recourse/testing';
 import { generateText, isStepCount, type LanguageModel, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -16,41 +16,7 @@ const maxDetail = 2_002;
 // The whole contract: the detail plus the fixed fields and the guidance.
 const maxContract = 4_096;
 
-function revokedProxy(): object {
-  const { proxy, revoke } = Proxy.revocable(new Error('revoked'), {});
-  revoke();
-  return proxy;
-}
-
-function cyclicCause(): Error {
-  const outer = new Error('outer failure');
-  const inner = new Error('inner failure', { cause: outer });
-  Object.defineProperty(outer, 'cause', { value: inner });
-  return outer;
-}
-
-function throwingGetters(): Error {
-  const error = new Error('hidden');
-  for (const name of ['message', 'status', 'code', 'name', 'stack']) {
-    Object.defineProperty(error, name, {
-      get() {
-        throw new Error(`${name} getter throws`);
-      },
-    });
-  }
-  return error;
-}
-
-const hostileThrows: [string, () => unknown][] = [
-  ['a number', () => 42],
-  ['null', () => null],
-  ['undefined', () => undefined],
-  ['a string', () => 'plain string thrown'],
-  ['an error whose message and status getters throw', throwingGetters],
-  ['a revoked Proxy', revokedProxy],
-  ['an error with a cyclic cause', cyclicCause],
-  ['an error with a 10 MB message', () => new Error(`boom ${'x'.repeat(10_000_000)}`)],
-];
+const hostileThrows = hostileThrownValues;
 
 const kinds = [
   {

@@ -1,7 +1,9 @@
 import { MemoryLedger } from '@recourse/core';
 import {
   createScriptedProvider,
+  hostileThrownValues,
   type ProviderServer,
+  revokedProxy,
   startProviderServer,
   text,
   toolCall,
@@ -28,31 +30,6 @@ const maxDetail = 2_002;
 // The whole contract: the detail plus the fixed fields and the guidance.
 const maxContract = 4_096;
 
-function revokedProxy(): object {
-  const { proxy, revoke } = Proxy.revocable(new Error('revoked'), {});
-  revoke();
-  return proxy;
-}
-
-function cyclicCause(): Error {
-  const outer = new Error('outer failure');
-  const inner = new Error('inner failure', { cause: outer });
-  Object.defineProperty(outer, 'cause', { value: inner });
-  return outer;
-}
-
-function throwingGetters(): Error {
-  const error = new Error('hidden');
-  for (const name of ['message', 'status', 'code', 'name', 'stack']) {
-    Object.defineProperty(error, name, {
-      get() {
-        throw new Error(`${name} getter throws`);
-      },
-    });
-  }
-  return error;
-}
-
 const throwingToJson = () => ({
   transferId: 't-1',
   toJSON() {
@@ -60,16 +37,7 @@ const throwingToJson = () => ({
   },
 });
 
-const hostileThrows: [string, () => unknown][] = [
-  ['a number', () => 42],
-  ['null', () => null],
-  ['undefined', () => undefined],
-  ['a string', () => 'plain string thrown'],
-  ['an error whose message and status getters throw', throwingGetters],
-  ['a revoked Proxy', revokedProxy],
-  ['an error with a cyclic cause', cyclicCause],
-  ['an error with a 10 MB message', () => new Error(`boom ${'x'.repeat(10_000_000)}`)],
-];
+const hostileThrows = hostileThrownValues;
 
 const kinds = [
   {

@@ -1,4 +1,5 @@
 export { type HostileErrorText, hostileErrorTexts } from './hostile-error-texts.js';
+export { hostileThrownValues, revokedProxy } from './hostile-thrown-values.js';
 export type { HttpErrorOptions, StreamErrorOptions } from './http-error.js';
 export { describeError, httpError, streamError } from './http-error.js';
 export type { ProviderApi, ProviderRequest, ToolResult } from './provider-request.js';
