@@ -1,4 +1,4 @@
-import { modelValue, type RecoveryRuntime } from '@recourse/core';
+import { modelValue, type RecoveryRuntime, type ToolCallFailure } from '@recourse/core';
 import { withFailurePassthrough } from './failure-model-output.js';
 import { jsonError } from './json-error.js';
 import { isMcpErrorResult, McpToolError, mcpErrorText } from './mcp-result.js';
@@ -92,22 +92,20 @@ export function wrapTool<T>(tool: T, options: WrapToolOptions): T {
           : finish(produced, onValue);
       },
     });
-    let ended = result;
-    if (result.ok) {
-      const value = modelValue(result);
-      const unsendable = sendsJson ? jsonError(value) : undefined;
-      if (unsendable === undefined) return value;
-      // The SDK would throw out of the loop when it serialises it: the model is told instead.
-      ended = await runtime.recordUnsendableResult({
-        toolName,
-        toolCallId,
-        input,
-        error: unsendable,
-      });
-    }
-    if (ended.ok) return modelValue(ended);
-    if (failureMode === 'result') return toFailureResult(ended.contract, ended.error);
-    throw new ToolCallFailedError(ended.contract, { cause: ended.error });
+    if (!result.ok) return failed(result);
+    const value = modelValue(result);
+    const unsendable = sendsJson ? jsonError(value) : undefined;
+    if (unsendable === undefined) return value;
+    // The SDK would throw out of the loop when it serialises it: the model is told instead.
+    return failed(
+      await runtime.recordUnsendableResult({ toolName, toolCallId, input, error: unsendable }),
+    );
+  };
+
+  /** A failed call as the SDK gets it: the contract as the result, or thrown. */
+  const failed = (failure: ToolCallFailure): unknown => {
+    if (failureMode === 'result') return toFailureResult(failure.contract, failure.error);
+    throw new ToolCallFailedError(failure.contract, { cause: failure.error });
   };
 
   const execute = isAsyncGeneratorFunction(original)
