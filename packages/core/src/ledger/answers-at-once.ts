@@ -3,9 +3,9 @@
 // never fire and is not set. A method replaced on an instance is not in the set.
 const immediate = new WeakSet<object>();
 
-/** Marks `names` of `prototype` as methods that answer before they return. */
-export function markAnswersAtOnce(prototype: object, names: readonly string[]): void {
-  for (const name of names) {
+/** Marks the ledger methods of `prototype` as methods that answer before they return. */
+export function markAnswersAtOnce(prototype: object): void {
+  for (const name of ledgerMethodNames) {
     const method = (prototype as Record<string, unknown>)[name];
     if (typeof method === 'function') immediate.add(method);
   }

@@ -1,5 +1,5 @@
 import { InvalidOptionsError, LeaseLostError } from '../errors.js';
-import { ledgerMethodNames, markAnswersAtOnce } from './answers-at-once.js';
+import { markAnswersAtOnce } from './answers-at-once.js';
 import type {
   ClaimRequest,
   ClaimResult,
@@ -230,7 +230,7 @@ export class MemoryLedger implements Ledger {
 }
 
 // Every method reads and writes before it returns: no deadline is set on its answers.
-markAnswersAtOnce(MemoryLedger.prototype, ledgerMethodNames);
+markAnswersAtOnce(MemoryLedger.prototype);
 
 // JSON keeps the two parts apart whatever characters they contain.
 function pairId(a: string, b: string): string {

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
 import { LedgerUnavailableError } from '../errors.js';
-import { answersAtOnce } from '../ledger/answers-at-once.js';
+import { answersAtOnce, type ledgerMethodNames } from '../ledger/answers-at-once.js';
 import type { Ledger } from '../ledger/ledger.js';
 
 /**
@@ -14,16 +14,7 @@ import type { Ledger } from '../ledger/ledger.js';
 export const defaultLedgerTimeoutMs = 5_000;
 
 /** The ledger methods the runtime waits for, as named in the error. */
-export type LedgerOperation =
-  | 'claim'
-  | 'complete'
-  | 'release'
-  | 'markUncertain'
-  | 'renew'
-  | 'getRepairs'
-  | 'addRepair'
-  | 'addFact'
-  | 'listFacts';
+export type LedgerOperation = Exclude<(typeof ledgerMethodNames)[number], 'get'>;
 
 export interface LedgerDeadline {
   readonly timeoutMs: number;

@@ -1,6 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { InvalidOptionsError, LeaseLostError } from '../errors.js';
-import { ledgerMethodNames, markAnswersAtOnce } from '../ledger/answers-at-once.js';
+import { markAnswersAtOnce } from '../ledger/answers-at-once.js';
 import { checkStoredResult } from '../ledger/check-stored-result.js';
 import type {
   ClaimRequest,
@@ -236,4 +236,4 @@ export class SqliteLedger implements Ledger {
 
 // node:sqlite is synchronous: every method has its answer before it returns, so the
 // runtime sets no deadline on it (a busy lock is bounded by `busyTimeoutMs` instead).
-markAnswersAtOnce(SqliteLedger.prototype, ledgerMethodNames);
+markAnswersAtOnce(SqliteLedger.prototype);
