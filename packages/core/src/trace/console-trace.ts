@@ -162,6 +162,8 @@ function describe(
         'yellow',
         `• policies.${event.tool} names no wrapped tool${event.suggestion ? ` (did you mean "${event.suggestion}"?)` : ''}`,
       );
+    case 'tool.failures-hidden':
+      return paint('yellow', `• ${event.tool} hides its failures from recourse: ${event.reason}`);
     case 'plan.replanned':
       return `  ${paint('yellow', `⇒ plan v${event.from} invalidated by ${event.observation}; plan v${event.to}`)}`;
     case 'denial.recorded':

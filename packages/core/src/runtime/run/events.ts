@@ -59,6 +59,8 @@ export type RecoveryEvent =
     }
   | { type: 'policy.undeclared'; runId: string; tool: string; at: number }
   | { type: 'policy.unused'; runId: string; tool: string; suggestion?: string; at: number }
+  /** A tool whose framework turns its failures into text before recourse sees them (once per tool). */
+  | { type: 'tool.failures-hidden'; runId: string; tool: string; reason: string; at: number }
   | {
       type: 'plan.replanned';
       runId: string;
