@@ -47,9 +47,13 @@ describe('createRecovery', () => {
       },
     });
     expect(isRecoverableTool(failing)).toBe(true);
-    expect(
-      isRecoverableTool(sdkTool({ ...failing, execute: () => 'x', parameters: z.object({}) })),
-    ).toBe(false);
+    const plain = sdkTool({
+      name: 'plain',
+      description: 'Plain',
+      parameters: z.object({}),
+      execute: () => 'x',
+    });
+    expect(isRecoverableTool(plain)).toBe(false);
     await expect(failing.invoke({} as never, '{}')).rejects.toThrow('boom');
   });
 });

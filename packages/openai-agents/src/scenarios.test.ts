@@ -164,9 +164,7 @@ describe('a 403', () => {
   it('blocks the shell bypass of the same turn and ends the run BLOCKED', async () => {
     const { recovery, agent } = recovered(['github_repo', 'shell']);
     harness.script([[read, clone], text('never asked')]);
-    const result = await run(agent, 'Read acme/secret', {
-      toolExecution: { maxFunctionToolConcurrency: 1 }, // the calls of a turn in order
-    });
+    const result = await run(agent, 'Read acme/secret');
 
     expect(services.githubRequests).toEqual(['acme/secret']); // the shell never ran
     expect(harness.contract('call_1', result)).toMatchObject({

@@ -56,6 +56,9 @@ export function wrapFunctionTool(
       ? await runtime.execute({
           ...request,
           signal: details?.signal,
+          // The runner gives the calls of one response one shared signal (its sibling
+          // cancellation), started in the response's order: that signal is the turn.
+          turn: details?.signal,
           execute: async (_input, signal) => {
             const output = await original.call(
               tool,
