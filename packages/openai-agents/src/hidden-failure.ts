@@ -1,6 +1,15 @@
 // The sentence the SDK's default `errorFunction` hands the model instead of a failure:
-// `defaultToolErrorFunction` in @openai/agents-core 0.20.0, dist/tool.mjs (src/tool.ts).
+// `defaultToolErrorFunction` in @openai/agents-core, dist/tool.mjs (src/tool.ts). 0.20.0
+// returns it alone; 0.16.0 appends " Error: <the error's toString()>".
 export const sdkDefaultErrorText = 'An error occurred while running the tool. Please try again.';
+
+/** True for a tool output made by the SDK's default error function (any supported version). */
+export function isSdkDefaultErrorText(output: unknown): boolean {
+  return (
+    typeof output === 'string' &&
+    (output === sdkDefaultErrorText || output.startsWith(`${sdkDefaultErrorText} Error: `))
+  );
+}
 
 export const hiddenFailureReason =
   "the SDK's default errorFunction answers its failures with a fixed sentence. Make it with tool() from @recourse/openai-agents, or pass errorFunction: null";

@@ -1,6 +1,6 @@
 import type { FunctionTool, RunContext } from '@openai/agents';
 import { contractText, modelValue, type RecoveryRuntime } from '@recourse/core';
-import { sdkDefaultErrorText, ToolFailureHiddenError } from './hidden-failure.js';
+import { isSdkDefaultErrorText, ToolFailureHiddenError } from './hidden-failure.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: any tool's context, schema and result
 type AnyFunctionTool = FunctionTool<any, any, any>;
@@ -66,7 +66,7 @@ export function wrapFunctionTool(
               input,
               withSignal(details, signal),
             );
-            if (output === sdkDefaultErrorText) {
+            if (isSdkDefaultErrorText(output)) {
               onHiddenFailure(toolName);
               throw new ToolFailureHiddenError(toolName);
             }
