@@ -9,7 +9,8 @@ export type RecourseErrorCode =
   | 'NO_SUCH_TOOL'
   | 'INVALID_TOOL_INPUT'
   | 'MCP_TOOL_ERROR'
-  | 'OUTSIDE_CALL';
+  | 'OUTSIDE_CALL'
+  | 'SHELL_PARSER_UNAVAILABLE';
 
 /** `isInstance` for one class, by its own `Symbol.for` marker (survives duplicate copies). */
 function hasMarker(value: unknown, marker: symbol): boolean {
@@ -112,5 +113,31 @@ export class AttemptTimeoutError extends RecourseError {
 
   static override isInstance(value: unknown): value is AttemptTimeoutError {
     return hasMarker(value, attemptTimeoutMarker);
+  }
+}
+
+const shellParserUnavailableMarker = Symbol.for('recourse.error.shell-parser-unavailable');
+
+/**
+ * The shell parser (`mvdan-sh`) could not be loaded, so `shellResources` cannot tell what a
+ * command line reaches. A resource function that throws it reaches everything (fail closed).
+ */
+export class ShellParserUnavailableError extends RecourseError {
+  readonly [shellParserUnavailableMarker] = true;
+  /** What to do about it, one sentence. */
+  readonly fix: string;
+
+  constructor(fix: string, options?: { cause?: unknown }) {
+    super(
+      'SHELL_PARSER_UNAVAILABLE',
+      `The shell parser (mvdan-sh) could not be loaded: every shell command reaches everything. ${fix}`,
+      options,
+    );
+    this.name = 'ShellParserUnavailableError';
+    this.fix = fix;
+  }
+
+  static override isInstance(value: unknown): value is ShellParserUnavailableError {
+    return hasMarker(value, shellParserUnavailableMarker);
   }
 }

@@ -1,4 +1,4 @@
-import { everything } from '@recourse/core';
+import { everything } from '../scope/canonical-resource.js';
 import type { CommandContext, Extractor } from './command-context.js';
 import { gitFileArguments } from './git-file-arguments.js';
 import { readGitEnvironment, resolveGitPath } from './git-location.js';

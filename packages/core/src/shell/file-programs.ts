@@ -1,4 +1,4 @@
-import { everything } from '@recourse/core';
+import { everything } from '../scope/canonical-resource.js';
 import type { Extractor } from './command-context.js';
 import { createFileExtractor, type FileProgramSpec } from './extract-files.js';
 import { extractLn } from './extract-ln.js';

@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import { everything } from '@recourse/core';
+import { everything } from '../scope/canonical-resource.js';
 import type { Extractor } from './command-context.js';
 import { createFileExtractor, type FileProgramSpec } from './extract-files.js';
 import { hasOption, optionValue, parseOptions } from './parse-options.js';

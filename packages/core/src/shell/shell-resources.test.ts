@@ -1,6 +1,7 @@
-import { findCoveringDenial, urlResource } from '@recourse/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { findCoveringDenial } from '../scope/find-covering-denial.js';
+import { urlResource } from '../scope/url-resource.js';
 import { shellResources } from './shell-resources.js';
 
 // The environment as a deployer describes it: gh's host is github.com (GH_HOST unset) and

@@ -1,4 +1,4 @@
-import { everything } from '@recourse/core';
+import { everything } from '../scope/canonical-resource.js';
 import type { Extractor } from './command-context.js';
 import { createFileExtractor } from './extract-files.js';
 import { hasOption, optionValues, parseOptions } from './parse-options.js';

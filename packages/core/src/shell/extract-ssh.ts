@@ -1,4 +1,6 @@
-import { everything, sshResource, urlResource } from '@recourse/core';
+import { everything } from '../scope/canonical-resource.js';
+import { sshResource } from '../scope/infra-resource.js';
+import { urlResource } from '../scope/url-resource.js';
 import type { CommandContext, Extractor } from './command-context.js';
 import { optionValues, type ParsedOptions, parseOptions } from './parse-options.js';
 import type { Arg } from './shell-word.js';

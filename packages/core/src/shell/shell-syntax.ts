@@ -1,4 +1,5 @@
-import { createRequire } from 'node:module';
+import { ShellParserUnavailableError } from '../errors.js';
+import { loadMvdanSh } from './load-mvdan-sh.cjs';
 
 /**
  * The parts of the mvdan-sh AST (https://pkg.go.dev/mvdan.cc/sh/v3/syntax) we read.
@@ -36,20 +37,53 @@ interface Syntax {
 }
 
 let syntax: Syntax | undefined;
+let unavailable: ShellParserUnavailableError | undefined;
 
-/** Loaded on first use: the parser is 1.5 MB of JS and takes ~100 ms to load. */
+const fix =
+  'Install it beside @recourse/core (`npm i mvdan-sh`); in a bundle, let the bundler include it ' +
+  '(it is reached through a plain require of "mvdan-sh"), or ship node_modules/mvdan-sh with ' +
+  'the bundle if you mark it external.';
+
+function isSyntax(value: unknown): value is Syntax {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Partial<Syntax>).NewParser === 'function' &&
+    typeof (value as Partial<Syntax>).Walk === 'function'
+  );
+}
+
+/**
+ * Loaded on first use: the parser is 1.5 MB of JS and takes ~100 ms to load. A failure is
+ * said once on the console (the runtime also emits `resource.failed` per run) and thrown as
+ * `ShellParserUnavailableError` on every parse, so that a shell command reaches everything.
+ */
 function load(): Syntax {
-  if (syntax === undefined) {
-    const require = createRequire(import.meta.url);
-    syntax = (require('mvdan-sh') as { syntax: Syntax }).syntax;
+  if (syntax !== undefined) return syntax;
+  if (unavailable === undefined) {
+    let cause: unknown;
+    try {
+      const loaded = (loadMvdanSh() as { syntax?: unknown } | undefined)?.syntax;
+      if (isSyntax(loaded)) {
+        syntax = loaded;
+        return syntax;
+      }
+      cause = new TypeError('mvdan-sh loaded without its `syntax` export');
+    } catch (error) {
+      cause = error;
+    }
+    unavailable = new ShellParserUnavailableError(fix, { cause });
+    const reason = cause instanceof Error ? cause.message.split('\n')[0] : String(cause);
+    console.warn(`recourse: ${unavailable.message} (${reason})`);
   }
-  return syntax;
+  throw new ShellParserUnavailableError(fix, { cause: unavailable.cause });
 }
 
 /** Parses a Bash command line; undefined when it does not parse. */
 export function parseShell(source: string): Stmt[] | undefined {
+  const parser = load().NewParser();
   try {
-    return [...load().NewParser().Parse(source, 'command').Stmts];
+    return [...parser.Parse(source, 'command').Stmts];
   } catch {
     // The parser throws Go error objects, not Errors; any throw means "not understood".
     return undefined;

@@ -1,4 +1,5 @@
-import { everything, postgresResource } from '@recourse/core';
+import { everything } from '../scope/canonical-resource.js';
+import { postgresResource } from '../scope/infra-resource.js';
 import type { CommandContext, Extractor } from './command-context.js';
 import { isSet, targetVariable, variableOf } from './environment.js';
 import { hasOption, optionValue, optionValues, parseOptions } from './parse-options.js';

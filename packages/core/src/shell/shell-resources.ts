@@ -1,4 +1,6 @@
-import { everything, type ShellResourcesOptions } from '@recourse/core';
+import { ShellParserUnavailableError } from '../errors.js';
+import { everything } from '../scope/canonical-resource.js';
+import type { ShellResourcesOptions } from './shell-resources-options.js';
 import { walkScript } from './shell-walker.js';
 import { isUnknownResource } from './shell-word.js';
 
@@ -7,7 +9,9 @@ import { isUnknownResource } from './shell-word.js';
  * The line is parsed by a real Bash parser; wrappers (`bash -c`, `sudo`, `env`, `xargs`, …),
  * chains, pipes, substitutions and redirections are followed. Anything it cannot parse or
  * understand — an unknown program, `eval`, inline interpreter code, a program name from a
- * variable — reaches `*` (fail closed). Never throws.
+ * variable — reaches `*` (fail closed). Throws only `ShellParserUnavailableError`, when the
+ * parser cannot be loaded: a policy's resource function that throws reaches `*` as well,
+ * and the runtime says so (`resource.failed`).
  */
 export function shellResources(command: string, options: ShellResourcesOptions = {}): string[] {
   try {
@@ -30,7 +34,8 @@ export function shellResources(command: string, options: ShellResourcesOptions =
     // A resource built from an unknown value could be anything; `*` makes the rest redundant.
     if (resources.some((r) => r === everything || isUnknownResource(r))) return [everything];
     return resources;
-  } catch {
+  } catch (error) {
+    if (ShellParserUnavailableError.isInstance(error)) throw error;
     return [everything];
   }
 }

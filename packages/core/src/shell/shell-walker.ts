@@ -1,4 +1,6 @@
-import { everything, pathResource, urlResource } from '@recourse/core';
+import { everything } from '../scope/canonical-resource.js';
+import { pathResource } from '../scope/path-resource.js';
+import { urlResource } from '../scope/url-resource.js';
 import type { CommandContext } from './command-context.js';
 import { isSet } from './environment.js';
 import { findExtractor } from './programs.js';

@@ -1,4 +1,5 @@
-import { everything, type KubernetesTarget, kubernetesResource } from '@recourse/core';
+import { everything } from '../scope/canonical-resource.js';
+import { type KubernetesTarget, kubernetesResource } from '../scope/infra-resource.js';
 import type { CommandContext, Extractor } from './command-context.js';
 import { isSet } from './environment.js';
 import { kubectlRawResource } from './kubectl-raw-path.js';

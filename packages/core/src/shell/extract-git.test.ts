@@ -1,5 +1,6 @@
-import { findCoveringDenial, pathResource } from '@recourse/core';
 import { describe, expect, it } from 'vitest';
+import { findCoveringDenial } from '../scope/find-covering-denial.js';
+import { pathResource } from '../scope/path-resource.js';
 import { shellResources } from './shell-resources.js';
 
 const options = { cwd: '/work', home: '/home/agent' };

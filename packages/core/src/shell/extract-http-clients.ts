@@ -1,4 +1,4 @@
-import { everything } from '@recourse/core';
+import { everything } from '../scope/canonical-resource.js';
 import type { CommandContext, Extractor } from './command-context.js';
 import { hasOption, optionValues, parseOptions } from './parse-options.js';
 import type { Arg } from './shell-word.js';

@@ -1,4 +1,5 @@
-import { everything, s3Resource } from '@recourse/core';
+import { everything } from '../scope/canonical-resource.js';
+import { s3Resource } from '../scope/infra-resource.js';
 import type { CommandContext, Extractor } from './command-context.js';
 import { isSet, variableOf } from './environment.js';
 import { type Arg, isUnknownResource } from './shell-word.js';
