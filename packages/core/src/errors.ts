@@ -79,15 +79,31 @@ export class LeaseLostError extends RecourseError {
 
 const ledgerUnavailableMarker = Symbol.for('recourse.error.ledger-unavailable');
 
-/** The ledger could not be reached. Classified as TRANSIENT; never executes without a claim. */
+/**
+ * The ledger could not be reached. Classified as TRANSIENT; never executes without a claim.
+ * The message names the store and, when known, where it is (`target`: a SQLite path, a
+ * PostgreSQL or Redis host:port, never credentials); `cause` is the store's own error.
+ */
 export class LedgerUnavailableError extends RecourseError {
   readonly [ledgerUnavailableMarker] = true;
   readonly store: string;
+  /** The SQLite file, or the host:port of the server. */
+  readonly target: string | undefined;
 
-  constructor(store: string, message: string, options?: { cause?: unknown }) {
-    super('LEDGER_UNAVAILABLE', `${store} ledger unavailable: ${message}`, options);
+  constructor(
+    store: string,
+    message: string,
+    options?: { cause?: unknown; target?: string | undefined },
+  ) {
+    const where = options?.target === undefined ? '' : ` (${options.target})`;
+    super(
+      'LEDGER_UNAVAILABLE',
+      `${store} ledger unavailable: ${message}${where}`,
+      options?.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.name = 'LedgerUnavailableError';
     this.store = store;
+    this.target = options?.target;
   }
 
   static override isInstance(value: unknown): value is LedgerUnavailableError {

@@ -172,6 +172,8 @@ function describe(
           );
     case 'plan.replanned':
       return `  ${paint('yellow', `⇒ plan v${event.from} invalidated by ${event.observation}; plan v${event.to}`)}`;
+    case 'ledger.unavailable':
+      return `${paint('red', `! ledger unreachable: ${event.store}${event.target ? ` at ${event.target}` : ''}`)} ${paint('dim', `${short(event.message, 160)}; calls that need it retry, then fail as LEDGER_UNAVAILABLE`)}`;
     case 'denial.recorded':
       return `  ${paint('magenta', '⛔ denied, closed by every route:')} ${event.denial.resource}`;
     case 'access.granted':

@@ -82,6 +82,20 @@ export type RecoveryEvent =
       observation: string;
       at: number;
     }
+  /**
+   * The ledger could not be reached (or did not answer within `ledgerTimeoutMs`): once
+   * per outage, when it starts. `target` is the SQLite file or host:port; `message` says
+   * why (redacted). Calls that need the store retry within budget, then fail as
+   * `LEDGER_UNAVAILABLE`; nothing executes without its claim.
+   */
+  | {
+      type: 'ledger.unavailable';
+      runId: string;
+      store: string;
+      target?: string;
+      message: string;
+      at: number;
+    }
   | { type: 'denial.recorded'; runId: string; denial: Denial; at: number }
   | { type: 'access.granted'; runId: string; resource: string; grantedBy: string; at: number }
   | { type: 'run.stopped'; runId: string; outcome: Outcome; at: number };
