@@ -17,6 +17,7 @@ import { type CompensationReport, compensateWrites } from './run/compensate.js';
 import { createConcluder } from './run/conclude.js';
 import { RunState } from './run/run-state.js';
 import { createRunParts } from './run-parts.js';
+import { createTurnCoordinator } from './turn/turn-coordinator.js';
 
 export type { RecoveryRuntime } from './recovery-runtime.js';
 
@@ -66,6 +67,7 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
     repairBudget: run.repairBudget,
     onDenial,
     nextPossibleAction,
+    verifiersOf: (call) => tools.verifiersOf(call.tool),
   });
   const access = createAccessControl({
     guard: createScopeGuard({ allow: options.scope?.allow, deny: options.scope?.deny }),
@@ -106,6 +108,7 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
     state,
     access,
     concluder,
+    turns: createTurnCoordinator({ parallelWrites: options.parallelWrites === true }),
     onStopped: options.autoCompensate ? compensate : undefined,
   });
 
