@@ -23,6 +23,13 @@ export type { SdkFailure } from '../runtime/model/sdk-failure.js';
 export type { RecoveryOptions, ToolPolicy } from '../runtime/options/recovery-options.js';
 export { optionChecks, validateRecoveryOptions } from '../runtime/options/validate-options.js';
 export type { RecoveryRuntime } from '../runtime/recovery-runtime.js';
+export type {
+  AdapterContractDriver,
+  AdapterContractRun,
+  ContractCall,
+  ContractPlay,
+  ContractTool,
+} from './adapter-driver.js';
 export {
   type AdapterSetup,
   type AnswerText,
