@@ -151,6 +151,63 @@ export function describeAdapterContract(name: string, driver: AdapterContractDri
       expect(t.run.runtime.outcome().status).not.toBe('COMPLETED');
     });
 
+    it('one turn: a write waits for the earlier calls of its turn; after a denial it never runs', async () => {
+      const t = setup(driver, { ...repositoryTools, refund: { sideEffects: true } });
+      t.failures.github_api = [httpFailure(403)];
+      const played = await t.play([
+        [
+          call('c1', 'github_api', { repo: 'acme/secret' }),
+          call('c2', 'refund', { payment: 'p-1' }),
+        ],
+      ]);
+      expect(answerJson(played, 'c2')).toMatchObject({ retry_same_action: false });
+      expect(t.applied).toEqual([]);
+      expect(t.seen.map((s) => s.tool)).toEqual(['github_api']);
+      expect(t.run.runtime.outcome().status).toBe('BLOCKED');
+    });
+
+    it('one turn: a write starts only once the earlier read of its turn has settled', async () => {
+      const t = setup(driver, { lookup: { sideEffects: false }, refund: { sideEffects: true } });
+      t.slow.add('lookup');
+      await t.play([
+        [call('c1', 'lookup', { id: 'a-1' }), call('c2', 'refund', { payment: 'p-1' })],
+      ]);
+      expect(t.events).toEqual(['lookup start', 'lookup end', 'refund start', 'refund end']);
+    });
+
+    it('one turn (onDenial: continue): a later call reaching the denied resource is refused, an unrelated read runs', async () => {
+      const t = setup(driver, repositoryTools, { onDenial: 'continue' });
+      t.failures.github_api = [httpFailure(403)];
+      const played = await t.play([
+        [
+          call('c1', 'github_api', { repo: 'acme/secret' }),
+          call('c2', 'shell', { command: 'git clone https://github.com/ACME/Secret' }),
+          call('c3', 'github_api', { repo: 'acme/public' }),
+        ],
+      ]);
+      expect(answerJson(played, 'c2')).toMatchObject({
+        failure_class: 'AUTHORIZATION',
+        retry_same_action: false,
+      });
+      expect(answerJson(played, 'c3')).toEqual({ repo: 'acme/public', status: 'ok' });
+      expect(t.seen.map((s) => s.toolCallId).sort()).toEqual(['c1', 'c3']);
+    });
+
+    it('one turn: unrelated reads run side by side', async () => {
+      const t = setup(driver, {
+        lookup: {
+          sideEffects: false,
+          resource: (input) => `record:${(input as { id: string }).id}`,
+        },
+      });
+      t.slow.add('lookup');
+      const played = await t.play([
+        [call('c1', 'lookup', { id: 'a-1' }), call('c2', 'lookup', { id: 'a-2' })],
+      ]);
+      expect(t.events.slice(0, 2)).toEqual(['lookup start', 'lookup start']);
+      expect(answerJson(played, 'c2')).toEqual({ id: 'a-2', status: 'ok' });
+    });
+
     it('an approval opens a call the scope refused; the repeat runs', async () => {
       const t = setup(driver, repositoryTools, {
         onDenial: 'continue',
@@ -214,6 +271,10 @@ interface Harness {
   loseResponse: Set<string>;
   /** Idempotency keys of the writes that landed downstream. */
   applied: string[];
+  /** Tools whose executions take a while (many event-loop turns, no timer). */
+  slow: Set<string>;
+  /** `<tool> start` and `<tool> end` of every execution, in order. */
+  events: string[];
   play(turns: readonly (readonly ContractCall[])[]): Promise<ContractPlay>;
 }
 
@@ -227,6 +288,8 @@ function setup(
   const failures: Record<string, Error[]> = {};
   const loseResponse = new Set<string>();
   const applied: string[] = [];
+  const slow = new Set<string>();
+  const events: string[] = [];
   const tools: Record<string, ContractTool> = {};
   for (const toolName of Object.keys(policies)) {
     const property = inputField[toolName] ?? 'id';
@@ -246,15 +309,21 @@ function setup(
           attempt: context.attempt,
           key: context.idempotencyKey,
         });
-        const failure = failures[toolName]?.shift();
-        if (failure) throw failure;
-        if (policies[toolName]?.sideEffects === true) {
-          applied.push(context.idempotencyKey);
-          if (loseResponse.delete(toolName))
-            throw new DOMException('The operation timed out.', 'TimeoutError');
-          return { refund: 'r-1' };
+        events.push(`${toolName} start`);
+        try {
+          if (slow.has(toolName)) await eventLoopTurns(50);
+          const failure = failures[toolName]?.shift();
+          if (failure) throw failure;
+          if (policies[toolName]?.sideEffects === true) {
+            applied.push(context.idempotencyKey);
+            if (loseResponse.delete(toolName))
+              throw new DOMException('The operation timed out.', 'TimeoutError');
+            return { refund: 'r-1' };
+          }
+          return { ...input, status: 'ok' };
+        } finally {
+          events.push(`${toolName} end`);
         }
-        return { ...input, status: 'ok' };
       },
     };
   }
@@ -273,6 +342,8 @@ function setup(
     failures,
     loseResponse,
     applied,
+    slow,
+    events,
     play: (turns) => driveClock(clock, run.play(turns)),
   };
 }
@@ -292,6 +363,11 @@ function answerJson(played: ContractPlay, id: string): Record<string, unknown> {
 function httpFailure(status: number): Error {
   const response = new Response(null, { status });
   return Object.assign(new Error(`Request failed with status ${status}`), { response });
+}
+
+/** Lets other work (another call of the turn, the SDK) go on for `count` turns of the event loop. */
+async function eventLoopTurns(count: number): Promise<void> {
+  for (let i = 0; i < count; i++) await new Promise((resolve) => setImmediate(resolve));
 }
 
 /** Wakes the fake clock's sleepers until `work` settles, letting real I/O run in between. */
