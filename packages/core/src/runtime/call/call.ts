@@ -4,14 +4,16 @@ import { boundKey, keyFromPayloadHash, payloadHash } from '../../keys/idempotenc
 import type { Ledger, StoredResult } from '../../ledger/ledger.js';
 import type { ResolvedBackoff } from '../../policy/backoff.js';
 import type { RetryBudget } from '../../policy/retry-budget.js';
-import type { Classification, FailureClass, RecoveryAction } from '../../types.js';
+import type { Classification, Decision, FailureClass, RecoveryAction } from '../../types.js';
 import type { LedgerDeadline } from '../ledger-deadline.js';
 import type { ResolvedTool } from '../options/tool-table.js';
 import type { Emitter } from '../run/emitter.js';
 import type { RecoveryEvent } from '../run/events.js';
 import type { RunMemory } from '../run/run-memory.js';
 import type { CallSpan, Telemetry } from '../telemetry.js';
+import type { CallFailureEnding, StopRequest } from './call-ending.js';
 import type { HeldLease, LeaseRenewer } from './lease-renewer.js';
+import { serialiseResult } from './serialise-result.js';
 import type { ToolCallRequest } from './tool-call.js';
 
 type CallEvent = Extract<RecoveryEvent, { toolCallId: string }>;
@@ -57,9 +59,36 @@ export function keyFor(
     : keyFromPayloadHash(runId, tool.name, hash());
 }
 
+/** A claim a write holds in the ledger: its token and the lease kept alive for it. */
+interface HeldClaim {
+  readonly token: string;
+  readonly lease: HeldLease;
+}
+
 /**
- * One tool call in progress: its facts (attempts, doubt, the claim it holds) and its
- * identity, derived lazily: a read that never fails never hashes its input.
+ * Where a call is in its life, changed only by the call's own transitions below.
+ * `claiming`: a write asking the ledger for its key; `attempting`: executing (a write
+ * holds its claim); `in-doubt`: an attempt may have landed, so nothing is re-sent unless a
+ * reconcile proves it did not or the downstream dedupes on the key; `settled`: the claim
+ * was given back, completed or marked uncertain.
+ */
+type CallState =
+  | { readonly phase: 'claiming' }
+  | { readonly phase: 'attempting'; readonly claim: HeldClaim | undefined }
+  | { readonly phase: 'in-doubt'; readonly claim: HeldClaim }
+  | { readonly phase: 'settled'; readonly inDoubt: boolean };
+
+/** How a call ends without a value, beyond its classification and decision. */
+export interface EndingDetails {
+  error?: unknown;
+  repairAttempts?: number | undefined;
+  status?: 'IN_FLIGHT' | undefined;
+  stop?: StopRequest | undefined;
+}
+
+/**
+ * One tool call in progress: its state (above), its counters and its identity, derived
+ * lazily: a read that never fails never hashes its input.
  */
 export class Call {
   readonly run: RunParts;
@@ -68,17 +97,13 @@ export class Call {
   /** When the first attempt failed: the time budget of the recovery counts from here. */
   failedAt: number | undefined;
   attempts = 0;
-  /** The write may have landed: whoever leaves the call must keep the key in doubt. */
-  inDoubt = false;
-  /** The claim this call holds, if it is a write that acquired one. */
-  token: string | undefined;
-  lease: HeldLease | undefined;
   /** The first failure, and the recovery that answered the last one: for the outcome. */
   firstFailure: Classification | undefined;
   recoveredBy: RecoveryAction | undefined;
   /** The latest failure and the decision taken on it: what a trace shows if the caller aborts. */
   lastDecided: { failureClass: FailureClass; action: RecoveryAction } | undefined;
   span: CallSpan | undefined;
+  #state: CallState;
   #hash: string | undefined;
   #key: string | undefined;
 
@@ -86,6 +111,50 @@ export class Call {
     this.run = run;
     this.tool = tool;
     this.request = request;
+    this.#state = tool.claims ? { phase: 'claiming' } : { phase: 'attempting', claim: undefined };
+  }
+
+  /** The write may have landed: whoever leaves the call must keep the key in doubt. */
+  get inDoubt(): boolean {
+    const state = this.#state;
+    return state.phase === 'in-doubt' || (state.phase === 'settled' && state.inDoubt);
+  }
+
+  /** The call holds its claim in the ledger (a write between claim and settle). */
+  get holdsClaim(): boolean {
+    const state = this.#state;
+    return (
+      (state.phase === 'attempting' || state.phase === 'in-doubt') && state.claim !== undefined
+    );
+  }
+
+  /** The lease of the held claim: lost when another worker took the key over. */
+  get leaseLost(): boolean {
+    const state = this.#state;
+    return (
+      (state.phase === 'attempting' || state.phase === 'in-doubt') &&
+      state.claim?.lease.lost === true
+    );
+  }
+
+  /** The ledger granted the claim; an earlier holder (`previous`) may have written. */
+  claimed(token: string, earlierAttempt: boolean): void {
+    if (this.#state.phase !== 'claiming') return;
+    const claim = { token, lease: this.run.renewer.hold(this.key, token) };
+    this.#state = earlierAttempt ? { phase: 'in-doubt', claim } : { phase: 'attempting', claim };
+  }
+
+  /** An attempt of a claimed call failed in a way that may have landed, or was abandoned. */
+  mayHaveLanded(): void {
+    const state = this.#state;
+    if (state.phase === 'attempting' && state.claim !== undefined)
+      this.#state = { phase: 'in-doubt', claim: state.claim };
+  }
+
+  /** A reconcile proved the write did not happen: it may be sent again. */
+  provedNotLanded(): void {
+    const state = this.#state;
+    if (state.phase === 'in-doubt') this.#state = { phase: 'attempting', claim: state.claim };
   }
 
   get payloadHash(): string {
@@ -130,16 +199,52 @@ export class Call {
   }
 
   /**
+   * How the call ends without a value. A claim still held is settled on the way out of
+   * the call (in doubt → uncertain, else released), so no path forgets it.
+   */
+  failed(
+    classification: Classification,
+    decision: Decision,
+    details: EndingDetails = {},
+  ): CallFailureEnding {
+    return {
+      ok: false,
+      classification,
+      decision,
+      inDoubt: this.inDoubt,
+      ...(details.error === undefined ? {} : { error: details.error }),
+      ...(this.attempts > 0 ? { attempts: this.attempts } : {}),
+      ...(details.repairAttempts === undefined ? {} : { repairAttempts: details.repairAttempts }),
+      ...(this.tool.claims && this.knownKey ? { key: this.knownKey } : {}),
+      ...(details.status ? { status: details.status } : {}),
+      ...(details.stop ? { stop: details.stop } : {}),
+    };
+  }
+
+  /**
+   * Completes the claim with the call's result, the one way a result reaches the ledger (a
+   * write's own success, a reconcile that found the write happened, an undo): when JSON
+   * cannot hold the value the record says why, and a `result.unstorable` event says so.
+   */
+  async storeResult(value: unknown): Promise<void> {
+    const stored = serialiseResult(value);
+    await this.settle('complete', stored);
+    if (stored.unstorable !== undefined)
+      this.emit('result.unstorable', { reason: stored.unstorable });
+  }
+
+  /**
    * Ends the claim once: `complete` with the stored result, `release`, or `uncertain`.
    * Never throws and never waits past the ledger's deadline. A result the ledger did not
    * take (it failed, or did not answer in time) is reported by `result.not-stored`: the
    * write happened, so the caller still gets its value.
    */
   async settle(how: 'complete' | 'release' | 'uncertain', result?: StoredResult): Promise<void> {
-    const token = this.token;
-    if (token === undefined) return;
-    this.token = undefined;
-    this.lease?.release();
+    const state = this.#state;
+    if ((state.phase !== 'attempting' && state.phase !== 'in-doubt') || !state.claim) return;
+    const { token, lease } = state.claim;
+    this.#state = { phase: 'settled', inDoubt: how === 'uncertain' };
+    lease.release();
     const { ledger, deadline } = this.run;
     try {
       if (how === 'complete')
