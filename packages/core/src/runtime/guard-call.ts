@@ -1,8 +1,7 @@
 import type { Classification } from '../types.js';
 import type { AccessControl } from './access/access-control.js';
-import type { Call } from './call/call.js';
-import type { CallEnding } from './call/call-ending.js';
-import { decideForCall } from './call/decide-for-call.js';
+import type { Call, CallEnding } from './call/call.js';
+import { decideForCall } from './call/call.js';
 import { ledgerFault } from './call/execute-call.js';
 import type { LearnedFacts } from './run/run-memory.js';
 

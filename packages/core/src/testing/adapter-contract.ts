@@ -10,8 +10,8 @@ import type { RecoveryContract } from '../contract/recovery-contract.js';
 import { MemoryLedger } from '../ledger/memory-ledger.js';
 import { callContext } from '../runtime/call-context.js';
 import type { RecoveryOptions, ToolPolicy } from '../runtime/options/recovery-options.js';
-import { shellResources } from '../scope/shell-resources.js';
 import { urlResource } from '../scope/url-resource.js';
+import { shellResources } from '../shell/shell-resources.js';
 import { createFakeClock, type FakeClock } from './fake-clock.js';
 
 export type {

@@ -1,20 +1,21 @@
-import type { Classifier } from '../../classify/index.js';
-import type { Clock, RandomSource } from '../../clock.js';
-import { boundKey, keyFromPayloadHash, payloadHash } from '../../keys/idempotency-key.js';
-import type { Ledger, StoredResult } from '../../ledger/ledger.js';
-import type { ResolvedBackoff } from '../../policy/backoff.js';
-import type { RetryBudget } from '../../policy/retry-budget.js';
-import type { Classification, Decision, FailureClass, RecoveryAction } from '../../types.js';
-import type { LedgerDeadline } from '../ledger-deadline.js';
+import { payloadHash } from '../../keys/idempotency-key.js';
+import type { StoredResult } from '../../ledger/ledger.js';
+import { decideRecovery } from '../../policy/decide-recovery.js';
+import type {
+  Classification,
+  Decision,
+  DecisionState,
+  FailureClass,
+  RecoveryAction,
+} from '../../types.js';
 import type { ResolvedTool } from '../options/tool-table.js';
-import type { Emitter } from '../run/emitter.js';
 import type { RecoveryEvent } from '../run/events.js';
-import type { RunMemory } from '../run/run-memory.js';
-import type { CallSpan, Telemetry } from '../telemetry.js';
-import type { CallFailureEnding, StopRequest } from './call-ending.js';
-import type { HeldLease, LeaseRenewer } from './lease-renewer.js';
+import type { Terminal } from '../run/run-state.js';
+import { keyFor, type RunParts } from '../run-parts.js';
+import type { CallSpan } from '../telemetry.js';
+import type { HeldLease } from './lease-renewer.js';
 import { serialiseResult } from './serialise-result.js';
-import type { ToolCallRequest } from './tool-call.js';
+import type { ToolCallRequest, ToolCallSuccess } from './tool-call.js';
 
 type CallEvent = Extract<RecoveryEvent, { toolCallId: string }>;
 type CallEventType = CallEvent['type'];
@@ -23,43 +24,6 @@ type CallEventFields<T extends CallEventType> = Omit<
   Extract<CallEvent, { type: T }>,
   'type' | 'runId' | 'tool' | 'toolCallId' | 'idempotencyKey' | 'at'
 >;
-
-/** What every call of a run shares. */
-export interface RunParts {
-  runId: string;
-  ledger: Ledger;
-  /** Bounds every ledger operation a call waits for (`ledgerTimeoutMs`). */
-  deadline: LedgerDeadline;
-  clock: Clock;
-  random: RandomSource;
-  classify: Classifier;
-  emitter: Emitter;
-  memory: RunMemory;
-  renewer: LeaseRenewer;
-  budget: RetryBudget | undefined;
-  backoff: ResolvedBackoff;
-  repairBudget: number;
-  /** How long a call may spend recovering from transient failures. */
-  maxElapsedMs: number;
-  /** When the run's time is up (`deadlineMs` from its start), on the run's clock. */
-  deadlineAt: number | undefined;
-  onPoison: 'stop' | 'replan';
-  inFlightWaitMs: number;
-  telemetry: Telemetry | undefined;
-}
-
-/** The idempotency key of an operation: the policy's own, or run + tool + input hash. */
-export function keyFor(
-  runId: string,
-  tool: ResolvedTool,
-  input: unknown,
-  hash: () => string,
-): string {
-  const own = tool.policy.key;
-  return own
-    ? boundKey(String(own(input, { runId, toolName: tool.name })))
-    : keyFromPayloadHash(runId, tool.name, hash());
-}
 
 /** A claim a write holds in the ledger: its token and the lease kept alive for it. */
 interface HeldClaim {
@@ -265,4 +229,87 @@ export class Call {
         this.emit('result.not-stored', { reason: this.run.classify(error).message });
     }
   }
+}
+
+/** The run must stop because of this call (or of what it found out). */
+export type StopRequest = Terminal;
+
+/** How a call ended with a value: exactly what the adapter gets back. */
+export type CallSuccessEnding = ToolCallSuccess;
+
+/** How a call ended without a value: the facts the contract and the run state need. */
+export interface CallFailureEnding {
+  ok: false;
+  classification: Classification;
+  decision: Decision;
+  error?: unknown;
+  /** Executions of the tool in this call. */
+  attempts?: number | undefined;
+  /** Repairs spent on this failure's fingerprint before this one. */
+  repairAttempts?: number | undefined;
+  /** The write's idempotency key, told to the model and, in doubt, to the outcome. */
+  key?: string | undefined;
+  /** The write may have landed: it stays in doubt. */
+  inDoubt: boolean;
+  /**
+   * Refused before it ran: the closed resource; `block` records it as a block (a closed
+   * resource), `counted` as a failure the model was told (a quarantined operation).
+   */
+  refusal?: { resource: string; block: boolean; counted?: boolean | undefined } | undefined;
+  /** The contract's status when not the usual FAILED/BLOCKED. */
+  status?: 'IN_FLIGHT' | undefined;
+  /** The run stops because of this. */
+  stop?: StopRequest | undefined;
+}
+
+export type CallEnding = CallSuccessEnding | CallFailureEnding;
+
+/** Extra facts of the moment: what the budget, the repair count or a reconcile said. */
+export type MomentFacts = Partial<
+  Pick<
+    DecisionState,
+    | 'repairAttempts'
+    | 'repairsUnknown'
+    | 'retryBudgetExhausted'
+    | 'retryBudgetWaitMs'
+    | 'reconciled'
+    | 'attempts'
+  >
+>;
+
+/** The policy's answer for this call: its facts in a `DecisionState`, the run's budgets. */
+export function decideForCall(
+  call: Call,
+  classification: Classification,
+  facts: MomentFacts = {},
+): Decision {
+  const { tool, run } = call;
+  return decideRecovery(
+    {
+      tool: tool.name,
+      failureClass: classification.failureClass,
+      code: classification.code,
+      sideEffects: call.inDoubt,
+      checkpoint: tool.claims && tool.policy.idempotent ? call.key : undefined,
+      reconcilable: tool.claims && tool.policy.reconcile !== undefined,
+      hasFallback: tool.policy.fallback !== undefined,
+      attempts: facts.attempts ?? call.attempts,
+      repairAttempts: facts.repairAttempts ?? 0,
+      repairsUnknown: facts.repairsUnknown,
+      retryAfterMs: classification.retryAfterMs,
+      reconciled: facts.reconciled,
+      retryBudgetExhausted: facts.retryBudgetExhausted,
+      retryBudgetWaitMs: facts.retryBudgetWaitMs,
+      elapsedMs: call.failedAt === undefined ? 0 : run.clock.now() - call.failedAt,
+      timeLeftMs: run.deadlineAt === undefined ? undefined : run.deadlineAt - run.clock.now(),
+    },
+    {
+      maxAttempts: tool.maxAttempts,
+      maxElapsedMs: run.maxElapsedMs,
+      repairBudget: run.repairBudget,
+      backoff: run.backoff,
+      random: run.random,
+      onPoison: run.onPoison,
+    },
+  );
 }

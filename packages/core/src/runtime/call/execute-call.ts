@@ -1,10 +1,9 @@
 import type { ClaimResult, StoredResult } from '../../ledger/ledger.js';
 import { recordBudgetOutcome } from '../../policy/retry-budget.js';
 import type { Classification, Decision } from '../../types.js';
-import type { Call } from './call.js';
-import type { CallEnding } from './call-ending.js';
+import type { Call, CallEnding } from './call.js';
+import { decideForCall } from './call.js';
 import { checkResult } from './check-result.js';
-import { decideForCall } from './decide-for-call.js';
 import { handleFailure, resolveClaimedDoubt } from './handle-failure.js';
 import { runAttempt } from './run-attempt.js';
 import { parseStoredResult } from './serialise-result.js';

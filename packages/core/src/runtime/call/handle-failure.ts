@@ -4,9 +4,8 @@ import { canRetryWithin, recordBudgetOutcome, retryInMsOf } from '../../policy/r
 import type { Classification, Decision } from '../../types.js';
 import { resourcesOf } from '../access/access-control.js';
 import { denialId } from '../run/run-memory.js';
-import type { Call } from './call.js';
-import type { CallEnding } from './call-ending.js';
-import { decideForCall, type MomentFacts } from './decide-for-call.js';
+import type { Call, CallEnding } from './call.js';
+import { decideForCall, type MomentFacts } from './call.js';
 
 const settledReason = new Error('reconcile settled');
 
