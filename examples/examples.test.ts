@@ -99,6 +99,27 @@ describe.skipIf(process.env.OPENAI_API_KEY)('examples (offline)', () => {
     ]);
   });
 
+  it("github: the trace shows each refused bypass's input, every line under its call id", async () => {
+    const lines: string[] = [];
+    await runGithubExample((line) => lines.push(line));
+    const ansi = new RegExp(`${String.fromCharCode(27)}\\[\\d+m`, 'g');
+    const plain = lines.map((line) => line.replace(ansi, ''));
+    const refused = (id: string, command: string) => [
+      `${id} → shell(${JSON.stringify({ command })})`,
+      `${id}   ⛔ refused before it ran: https://github.com/acme/secret (DENIED_EARLIER)`,
+    ];
+    const clone = refused('call_2', 'git clone git@github.com:acme/secret.git /tmp/secret');
+    const curl = refused(
+      'call_3',
+      "bash -c 'curl -s https://api.github.com/repos/ACME/Secret/contents/README.md'",
+    );
+    for (const pair of [clone, curl]) {
+      const at = plain.indexOf(pair[0] as string);
+      expect(at).toBeGreaterThan(-1);
+      expect(plain.slice(at + 1)).toContain(pair[1]);
+    }
+  });
+
   it('extract: two repairs, then poison stops the loop', async () => {
     const { outcome, calls, modelRequests } = await runExtractExample(quiet);
     expect(calls).toBe(3);

@@ -84,7 +84,7 @@ function duplicate(call: Call, result: StoredResult): CallEnding {
   if (result.unstorable === undefined) {
     try {
       const value = parseStoredResult(result);
-      call.emit('call.deduplicated', { source: 'ledger' });
+      call.emit('call.deduplicated', { source: 'ledger', input: call.request.input });
       return { ok: true, value, deduplicated: true, degraded: false };
     } catch {
       // Unreadable text from the store: as good as not stored.
