@@ -1,4 +1,4 @@
-import { findCoveringDenial, pathResource } from '@recourse/core';
+import { findCoveringDenial, pathResource, resourcesOverlap } from '@recourse/core';
 import { describe, expect, it } from 'vitest';
 import { shellResources } from './shell-resources.js';
 
@@ -82,6 +82,13 @@ describe('git reaches file paths outside its repository', () => {
       'git archive -o /srv/data/secrets/prod.env HEAD',
     ]) {
       expect(findCoveringDenial(reach(command), denial), command).toBeDefined();
+      // For the precise reason: a resource of its own meets the denied file, never `*`.
+      const reached = reach(command);
+      expect(reached, command).not.toContain('*');
+      expect(
+        reached.some((resource) => resourcesOverlap(denial[0]!.resource, resource)),
+        command,
+      ).toBe(true);
     }
     for (const command of [
       'git status',
