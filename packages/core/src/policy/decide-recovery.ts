@@ -181,7 +181,7 @@ function decideResend(
   const retry = withDelay(
     replay
       ? next('REPLAY', 'REPLAY', `re-run behind idempotency key ${state.checkpoint}`)
-      : next('RETRY', 'RETRY', 'transport fault, nothing landed: retry after a backoff'),
+      : next('RETRY', 'RETRY', retryReason(state)),
     state,
     options,
   );
@@ -209,6 +209,15 @@ function decideResend(
         );
   }
   return retry;
+}
+
+/** Why the same call may go again, in the words of what failed. */
+function retryReason(state: DecisionState): string {
+  if (state.reconciled === 'not_happened') {
+    return 'the reconcile read shows the write did not land: send it again after a backoff';
+  }
+  const what = state.code ? `transient failure (${state.code})` : 'transient failure';
+  return `${what} that changed nothing: try again after a backoff`;
 }
 
 function tooLong(state: DecisionState): Decision {

@@ -96,6 +96,7 @@ export function createConcluder(parts: ConcludeParts): Concluder {
           type: 'call.blocked',
           resource: refusal.resource,
           reason: decision.code,
+          input: call.request.input,
           at: parts.now(),
         });
       }

@@ -16,7 +16,12 @@ interface CallEventBase {
 export type RecoveryEvent =
   | (CallEventBase & { type: 'call.started'; attempt: number; input: unknown })
   | (CallEventBase & { type: 'call.succeeded'; attempt: number; degraded: boolean })
-  | (CallEventBase & { type: 'call.deduplicated'; source: 'ledger' | 'reconcile' })
+  | (CallEventBase & {
+      type: 'call.deduplicated';
+      source: 'ledger' | 'reconcile';
+      /** The call's input, when it was answered before it started. */
+      input?: unknown;
+    })
   | (CallEventBase & { type: 'call.in-flight' })
   | (CallEventBase & {
       type: 'failure.classified';
