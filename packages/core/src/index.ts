@@ -77,6 +77,7 @@ export type {
   CheckFailure,
   CompensateFunction,
   Compensation,
+  EngineOptions,
   ReconcileResult,
   RecoveryOptions,
   RetryOptions,

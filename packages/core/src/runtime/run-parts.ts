@@ -10,6 +10,7 @@ import {
 } from '../policy/retry-budget.js';
 import { resolveTelemetry } from '../trace/resolve-telemetry.js';
 import type { RunParts } from './call/call.js';
+import { createEngineRun } from './call/engine-run.js';
 import { leaseRenewerFor } from './call/lease-renewer.js';
 import { createLedgerDeadline, defaultLedgerTimeoutMs } from './ledger-deadline.js';
 import {
@@ -47,6 +48,7 @@ export function createRunParts(options: RecoveryOptions): RunParts {
     onPoison: options.onPoison ?? 'stop',
     inFlightWaitMs: options.inFlightWaitMs ?? 5_000,
     telemetry: resolveTelemetry(options.tracer),
+    engine: options.engine ? createEngineRun(options.engine, clock) : undefined,
   };
 }
 

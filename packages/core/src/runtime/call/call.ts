@@ -11,6 +11,7 @@ import type { Emitter } from '../run/emitter.js';
 import type { RecoveryEvent } from '../run/events.js';
 import type { RunMemory } from '../run/run-memory.js';
 import type { CallSpan, Telemetry } from '../telemetry.js';
+import type { EngineRun } from './engine-run.js';
 import type { HeldLease, LeaseRenewer } from './lease-renewer.js';
 import type { ToolCallRequest } from './tool-call.js';
 
@@ -42,6 +43,8 @@ export interface RunParts {
   onPoison: 'stop' | 'replan';
   inFlightWaitMs: number;
   telemetry: Telemetry | undefined;
+  /** Set when a durable engine executes the run (`RecoveryOptions.engine`). */
+  engine: EngineRun | undefined;
 }
 
 /** The idempotency key of an operation: the policy's own, or run + tool + input hash. */
@@ -140,6 +143,7 @@ export class Call {
     if (token === undefined) return;
     this.token = undefined;
     this.lease?.release();
+    this.run.engine?.held.delete(this.key);
     const { ledger, deadline } = this.run;
     try {
       if (how === 'complete')

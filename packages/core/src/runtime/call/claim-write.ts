@@ -3,6 +3,7 @@ import type { Classification } from '../../types.js';
 import type { Call } from './call.js';
 import type { CallEnding } from './call-ending.js';
 import { decideForCall } from './decide-for-call.js';
+import { engineLeaseMs } from './engine-run.js';
 import { failure } from './fail-call.js';
 import { ledgerFault } from './ledger-fault.js';
 import { parseStoredResult } from './serialise-result.js';
@@ -18,16 +19,24 @@ const pollMs = 100;
  */
 export async function claimWrite(call: Call): Promise<CallEnding | undefined> {
   const { run, request } = call;
+  const { engine } = run;
   const waitUntil = run.clock.now() + run.inFlightWaitMs;
   for (let tries = 1; ; ) {
     let claimed: ClaimResult;
     try {
-      claimed = await run.deadline.bound(
-        'claim',
-        run.ledger.claim({ key: call.key, payloadHash: call.payloadHash }),
-        releaseLate,
-        call,
-      );
+      claimed =
+        engine?.held.has(call.key) === true
+          ? { status: 'in_flight', leaseExpiresAt: waitUntil }
+          : await run.deadline.bound(
+              'claim',
+              run.ledger.claim({
+                key: call.key,
+                payloadHash: call.payloadHash,
+                ...(engine ? { leaseMs: engineLeaseMs } : {}),
+              }),
+              releaseLate,
+              call,
+            );
     } catch (error) {
       // Whatever the store threw, or its silence, nothing was sent: a fault of the ledger.
       const ended = await ledgerFault(call, error, tries);
@@ -38,7 +47,9 @@ export async function claimWrite(call: Call): Promise<CallEnding | undefined> {
     switch (claimed.status) {
       case 'acquired':
         call.token = claimed.token;
-        call.lease = run.renewer.hold(call.key, claimed.token);
+        // Under an engine the claim is never renewed: this execution is the only one.
+        if (engine) engine.held.add(call.key);
+        else call.lease = run.renewer.hold(call.key, claimed.token);
         call.inDoubt = claimed.previous !== undefined;
         return undefined;
       case 'completed':
@@ -51,6 +62,12 @@ export async function claimWrite(call: Call): Promise<CallEnding | undefined> {
           `key ${call.key} was used with a different payload`,
         );
       case 'in_flight': {
+        if (engine && !engine.held.has(call.key)) {
+          // An earlier execution's claim kept for its wait: the rest is waited out, then
+          // the claim is taken over.
+          await engine.sleep(Math.max(1, claimed.leaseExpiresAt - run.clock.now()), request.signal);
+          continue;
+        }
         const remaining = waitUntil - run.clock.now();
         if (remaining > 0) {
           await run.clock.sleep(Math.min(pollMs, remaining), request.signal);

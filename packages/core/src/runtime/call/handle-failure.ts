@@ -6,6 +6,7 @@ import { denialId } from '../run/run-memory.js';
 import type { Call } from './call.js';
 import type { CallEnding } from './call-ending.js';
 import { decideForCall, type MomentFacts } from './decide-for-call.js';
+import { engineLeaseMs } from './engine-run.js';
 import { failure } from './fail-call.js';
 import { askReconcile, settleReconcile } from './resolve-doubt.js';
 import { useFallback } from './use-fallback.js';
@@ -93,7 +94,8 @@ async function backOff(call: Call, decision: Decision): Promise<CallEnding | und
   call.recoveredBy = decision.action;
   call.emit('retry.scheduled', { attempt: call.attempts, delayMs });
   call.span?.retry(call.attempts, delayMs);
-  await run.clock.sleep(delayMs, call.request.signal);
+  if (run.engine) await waitUnderEngine(call, delayMs);
+  else await run.clock.sleep(delayMs, call.request.signal);
   if (!call.lease?.lost) return undefined;
   const classification: Classification = {
     failureClass: 'UNKNOWN_OUTCOME',
@@ -103,6 +105,22 @@ async function backOff(call: Call, decision: Decision): Promise<CallEnding | und
   return failure(call, classification, decideForCall(call, classification), {
     status: 'IN_FLIGHT',
   });
+}
+
+/**
+ * Under an engine the claim's lease is stretched to the wait's end first: an execution
+ * resumed during the wait finds it in flight and waits out the rest before taking it over.
+ */
+async function waitUnderEngine(call: Call, delayMs: number): Promise<void> {
+  const { run, token } = call;
+  if (token !== undefined && delayMs > 0 && run.ledger.renew) {
+    try {
+      await run.deadline.bound('renew', run.ledger.renew(call.key, token, delayMs + engineLeaseMs));
+    } catch {
+      // Not stretched: a resumed execution takes the claim over at once (in doubt, never blind).
+    }
+  }
+  await run.engine?.sleep(delayMs, call.request.signal);
 }
 
 /** A decision that ends the call: what it learnt is recorded for the run (repairs, poison, denial). */
