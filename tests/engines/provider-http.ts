@@ -1,0 +1,45 @@
+import { createServer, type Server } from 'node:http';
+import { Readable } from 'node:stream';
+import type { ScriptedProvider } from '@recourse/testing';
+import { getResponse } from 'msw';
+
+/**
+ * The scripted provider behind a real local HTTP server, without msw's interception: a
+ * worker that also talks to PostgreSQL (DBOS, the ledger) keeps its TCP sockets to itself.
+ * Resolves with the base URL to give the AI SDK's provider.
+ */
+export async function serveScriptedProvider(
+  provider: ScriptedProvider,
+): Promise<{ baseURL: string; server: Server }> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', async () => {
+      try {
+        const path = (req.url ?? '/').replace(/^\/v1/, '');
+        const request = new Request(`${provider.baseURL}${path}`, {
+          method: req.method ?? 'POST',
+          headers: Object.entries(req.headers).flatMap(([name, value]) =>
+            typeof value === 'string' ? [[name, value] as [string, string]] : [],
+          ),
+          ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
+        });
+        const response = (await getResponse([...provider.handlers], request)) ?? undefined;
+        if (!response) {
+          res.writeHead(404).end('no handler');
+          return;
+        }
+        res.writeHead(response.status, Object.fromEntries(response.headers));
+        if (response.body) Readable.fromWeb(response.body as never).pipe(res);
+        else res.end();
+      } catch (error) {
+        res.writeHead(500).end(String(error));
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  server.unref();
+  return { baseURL: `http://127.0.0.1:${port}/v1`, server };
+}
