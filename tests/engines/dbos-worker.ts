@@ -7,7 +7,7 @@ import { DBOS } from '@dbos-inc/dbos-sdk';
 import { durableCalls } from '@dbos-inc/vercel-ai';
 import { callContext, createRecovery } from '@recourse/dbos';
 import { PostgresLedger } from '@recourse/store-postgres';
-import { createScriptedProvider } from '@recourse/testing';
+import { createScriptedProvider, serveProvider } from '@recourse/testing';
 import { generateText, isStepCount, type LanguageModelMiddleware, wrapLanguageModel } from 'ai';
 import { jobScript, jobTools, openJobDownstreams, writeTools } from './agent-job.js';
 import {
@@ -17,7 +17,7 @@ import {
   type JobSpec,
   type WorkerReport,
 } from './dbos-protocol.js';
-import { serveScriptedProvider } from './provider-http.js';
+
 import { createWorkerClock, type WorkerClock } from './worker-clock.js';
 
 const config = JSON.parse(process.env[dbosWorkerVariable] ?? '{}') as DbosWorkerConfig;
@@ -38,7 +38,7 @@ const point = async (spec: JobSpec, name: string) => {
 };
 
 const provider = createScriptedProvider({ script: jobScript, onExhausted: 'repeat-last' });
-const { baseURL } = await serveScriptedProvider(provider);
+const { baseURL } = await serveProvider(provider);
 const openai = createOpenAI({ baseURL, apiKey: 'test' });
 
 // "After a write": its result is back and the next model call has not started.

@@ -1,14 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import { Readable } from 'node:stream';
-import type { ScriptedProvider } from '@recourse/testing';
 import { getResponse } from 'msw';
+import type { ScriptedProvider } from './scripted-provider.js';
 
 /**
- * The scripted provider behind a real local HTTP server, without msw's interception: a
- * worker that also talks to PostgreSQL (DBOS, the ledger) keeps its TCP sockets to itself.
- * Resolves with the base URL to give the AI SDK's provider.
+ * The scripted provider behind a real HTTP server on 127.0.0.1 (a free port), answered by
+ * its msw handlers without msw intercepting anything: for a process that also talks to
+ * PostgreSQL or Redis (msw 3 intercepts TCP sockets too) or for another process. Resolves
+ * with the base URL to give the client (`http://127.0.0.1:<port>/v1`). The server does not
+ * keep the process alive; `server.close()` stops it.
  */
-export async function serveScriptedProvider(
+export async function serveProvider(
   provider: ScriptedProvider,
 ): Promise<{ baseURL: string; server: Server }> {
   const server = createServer((req, res) => {
