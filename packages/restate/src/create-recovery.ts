@@ -41,7 +41,7 @@ export type RestateRecovery = AiSdkRecovery;
  * journaled (`durableCalls` of `@restatedev/vercel-ai-middleware`), so the same tool calls
  * come back with the same keys; the ledger answers every completed write, takes over the
  * claim a dead process left (reconcile, replay behind the key, or a person), and waits of
- * a second or more go through `ctx.sleep`.
+ * keeps a write's wait in its claim, so a retried invocation waits out the rest.
  */
 export function createRecovery(
   ctx: Context,
@@ -61,6 +61,9 @@ export function createRecovery(
     ...rest,
     ledger: ledger ?? defaultLedger(),
     runId: runId ?? runIdOf(ctx),
-    engine: { sleep: (ms) => ctx.sleep(ms) },
+    // Waits are not ctx.sleep: Restate's journal is positional, and a resumed call the
+    // ledger answers at once would skip a sleep the first execution journaled (a journal
+    // mismatch, RT0016). A write's wait lives in its claim, which outlives the process.
+    engine: {},
   });
 }
