@@ -53,6 +53,8 @@ export const policyShape: Shape = {
   timeoutMs: duration,
   dependency: text,
   missingEvidence: text,
+  verifyWith: (value, field) =>
+    typeof value === 'string' ? text(value, field) : strings(value, field),
 };
 
 const retryShape: Shape = {
@@ -101,6 +103,7 @@ const coreShape: Shape = {
   scope: (value, field) => checkShape(value, field, { allow: strings, deny: strings }),
   onDenial: oneOf('stop', 'continue'),
   onPoison: oneOf('stop', 'replan'),
+  parallelWrites: bool,
   autoCompensate: bool,
   nextPossibleAction: text,
   onEvent: fn,
@@ -111,6 +114,7 @@ const coreShape: Shape = {
     }
   },
   inFlightWaitMs: count(0),
+  deadlineMs: duration,
   ledgerTimeoutMs: duration,
   tracer: (value, field) => {
     if (value !== false) methods('an OpenTelemetry Tracer (or false)', 'startSpan')(value, field);
