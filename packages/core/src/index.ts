@@ -78,6 +78,7 @@ export type {
   CheckFailure,
   CompensateFunction,
   Compensation,
+  EngineOptions,
   ReconcileResult,
   RecoveryOptions,
   RetryOptions,

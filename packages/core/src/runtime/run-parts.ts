@@ -15,6 +15,7 @@ import {
   type RetryBudgetOptions,
 } from '../policy/retry-budget.js';
 import { resolveTelemetry } from '../trace/resolve-telemetry.js';
+import { createEngineRun, type EngineRun } from './call/engine-run.js';
 import type { LeaseRenewer } from './call/lease-renewer.js';
 import { leaseRenewerFor } from './call/lease-renewer.js';
 import type { LedgerDeadline } from './ledger-deadline.js';
@@ -72,6 +73,7 @@ export function createRunParts(options: RecoveryOptions): RunParts {
     onPoison: options.onPoison ?? 'stop',
     inFlightWaitMs: options.inFlightWaitMs ?? 5_000,
     telemetry: resolveTelemetry(options.tracer),
+    engine: options.engine ? createEngineRun(options.engine, clock) : undefined,
   };
 }
 
@@ -105,6 +107,8 @@ export interface RunParts {
   onPoison: 'stop' | 'replan';
   inFlightWaitMs: number;
   telemetry: Telemetry | undefined;
+  /** Set when a durable engine executes the run (`RecoveryOptions.engine`). */
+  engine: EngineRun | undefined;
 }
 
 /** The idempotency key of an operation: the policy's own, or run + tool + input hash. */

@@ -25,6 +25,9 @@ type CallEventFields<T extends CallEventType> = Omit<
   'type' | 'runId' | 'tool' | 'toolCallId' | 'idempotencyKey' | 'at'
 >;
 
+/** The lease of a claim nothing renews (a run under a durable engine). */
+const unrenewed: HeldLease = { lost: false, release() {} };
+
 /** A claim a write holds in the ledger: its token and the lease kept alive for it. */
 interface HeldClaim {
   readonly token: string;
@@ -94,6 +97,14 @@ export class Call {
     );
   }
 
+  /** The token of the claim this call holds, if it holds one. */
+  get claimToken(): string | undefined {
+    const state = this.#state;
+    return state.phase === 'attempting' || state.phase === 'in-doubt'
+      ? state.claim?.token
+      : undefined;
+  }
+
   /** The lease of the held claim: lost when another worker took the key over. */
   get leaseLost(): boolean {
     const state = this.#state;
@@ -106,7 +117,11 @@ export class Call {
   /** The ledger granted the claim; an earlier holder (`previous`) may have written. */
   claimed(token: string, earlierAttempt: boolean): void {
     if (this.#state.phase !== 'claiming') return;
-    const claim = { token, lease: this.run.renewer.hold(this.key, token) };
+    const { engine } = this.run;
+    // Under an engine the claim is never renewed: this execution is the run's only one.
+    engine?.held.add(this.key);
+    const lease = engine ? unrenewed : this.run.renewer.hold(this.key, token);
+    const claim = { token, lease };
     this.#state = earlierAttempt ? { phase: 'in-doubt', claim } : { phase: 'attempting', claim };
   }
 
@@ -211,6 +226,7 @@ export class Call {
     const { token, lease } = state.claim;
     this.#state = { phase: 'settled', inDoubt: how === 'uncertain' };
     lease.release();
+    this.run.engine?.held.delete(this.key);
     const { ledger, deadline } = this.run;
     try {
       if (how === 'complete')

@@ -4,6 +4,7 @@ import type { Classification, Decision } from '../../types.js';
 import type { Call, CallEnding } from './call.js';
 import { decideForCall } from './call.js';
 import { checkResult } from './check-result.js';
+import { engineLeaseMs } from './engine-run.js';
 import { handleFailure, resolveClaimedDoubt } from './handle-failure.js';
 import { runAttempt } from './run-attempt.js';
 import { parseStoredResult } from './serialise-result.js';
@@ -92,16 +93,24 @@ function succeeded(call: Call, value: unknown): CallEnding {
  */
 async function claimWrite(call: Call): Promise<CallEnding | undefined> {
   const { run, request } = call;
+  const { engine } = run;
   const waitUntil = run.clock.now() + run.inFlightWaitMs;
   for (let tries = 1; ; ) {
     let claimed: ClaimResult;
     try {
-      claimed = await run.deadline.bound(
-        'claim',
-        run.ledger.claim({ key: call.key, payloadHash: call.payloadHash }),
-        releaseLate,
-        call,
-      );
+      claimed =
+        engine?.held.has(call.key) === true
+          ? { status: 'in_flight', leaseExpiresAt: waitUntil }
+          : await run.deadline.bound(
+              'claim',
+              run.ledger.claim({
+                key: call.key,
+                payloadHash: call.payloadHash,
+                ...(engine ? { leaseMs: engineLeaseMs } : {}),
+              }),
+              releaseLate,
+              call,
+            );
     } catch (error) {
       // Whatever the store threw, or its silence, nothing was sent: a fault of the ledger.
       const ended = await ledgerFault(call, error, tries);
@@ -123,6 +132,12 @@ async function claimWrite(call: Call): Promise<CallEnding | undefined> {
           `key ${call.key} was used with a different payload`,
         );
       case 'in_flight': {
+        if (engine && !engine.held.has(call.key)) {
+          // An earlier execution's claim kept for its wait: the rest is waited out, then
+          // the claim is taken over.
+          await engine.sleep(Math.max(1, claimed.leaseExpiresAt - run.clock.now()), request.signal);
+          continue;
+        }
         const remaining = waitUntil - run.clock.now();
         if (remaining > 0) {
           await run.clock.sleep(Math.min(pollMs, remaining), request.signal);
@@ -179,7 +194,7 @@ function duplicate(call: Call, result: StoredResult): CallEnding {
   if (result.unstorable === undefined) {
     try {
       const value = parseStoredResult(result);
-      call.emit('call.deduplicated', { source: 'ledger' });
+      call.emit('call.deduplicated', { source: 'ledger', input: call.request.input });
       return { ok: true, value, deduplicated: true, degraded: false };
     } catch {
       // Unreadable text from the store: as good as not stored.

@@ -6,6 +6,7 @@ import { resourcesOf } from '../access/access-control.js';
 import { denialId } from '../run/run-memory.js';
 import type { Call, CallEnding } from './call.js';
 import { decideForCall, type MomentFacts } from './call.js';
+import { engineLeaseMs } from './engine-run.js';
 
 const settledReason = new Error('reconcile settled');
 
@@ -86,6 +87,23 @@ export async function handleFailure(
   }
 }
 
+/**
+ * Under an engine the claim's lease is stretched to the wait's end first: an execution
+ * resumed during the wait finds it in flight and waits out the rest before taking it over.
+ */
+async function waitUnderEngine(call: Call, delayMs: number): Promise<void> {
+  const { run } = call;
+  const token = call.claimToken;
+  if (token !== undefined && delayMs > 0 && run.ledger.renew) {
+    try {
+      await run.deadline.bound('renew', run.ledger.renew(call.key, token, delayMs + engineLeaseMs));
+    } catch {
+      // Not stretched: a resumed execution takes the claim over at once (in doubt, never blind).
+    }
+  }
+  await run.engine?.sleep(delayMs, call.request.signal);
+}
+
 /** Waits the decided delay before the next attempt; nothing more is sent once the lease is lost. */
 async function backOff(call: Call, decision: Decision): Promise<CallEnding | undefined> {
   const { run } = call;
@@ -93,7 +111,8 @@ async function backOff(call: Call, decision: Decision): Promise<CallEnding | und
   call.recoveredBy = decision.action;
   call.emit('retry.scheduled', { attempt: call.attempts, delayMs });
   call.span?.retry(call.attempts, delayMs);
-  await run.clock.sleep(delayMs, call.request.signal);
+  if (run.engine) await waitUnderEngine(call, delayMs);
+  else await run.clock.sleep(delayMs, call.request.signal);
   if (!call.leaseLost) return undefined;
   const classification: Classification = {
     failureClass: 'UNKNOWN_OUTCOME',
