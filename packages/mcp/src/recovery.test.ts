@@ -26,7 +26,10 @@ async function setup(options: Partial<RecoveryProxyOptions> = {}) {
   await proxy.connect(serverSide);
   const client = new Client({ name: 'test-client', version: '1.0.0' });
   await client.connect(clientSide);
-  cleanup.push(() => upstream.close(), () => proxy.close());
+  cleanup.push(
+    () => upstream.close(),
+    () => proxy.close(),
+  );
   return { upstream, proxy, client, events };
 }
 

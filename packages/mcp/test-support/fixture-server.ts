@@ -162,11 +162,16 @@ export function createFixtureServer(state: FixtureState): McpServer {
 }
 
 /** The fixture over streamable HTTP, one server per session, one shared state. */
-export async function startFixtureHttp(
-  state: FixtureState = createFixtureState(),
-): Promise<{ url: string; state: FixtureState; close(): Promise<void> }> {
+export async function startFixtureHttp(state: FixtureState = createFixtureState()): Promise<{
+  url: string;
+  state: FixtureState;
+  /** Sees the headers of every HTTP request the server receives. */
+  onRequest: ((headers: Record<string, string | string[] | undefined>) => void) | undefined;
+  close(): Promise<void>;
+}> {
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const http: Server = createServer(async (req, res) => {
+    fixture.onRequest?.(req.headers);
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
@@ -184,9 +189,12 @@ export async function startFixtureHttp(
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const { port } = http.address() as AddressInfo;
-  return {
+  const fixture = {
     url: `http://127.0.0.1:${port}/mcp`,
     state,
+    onRequest: undefined as
+      | ((headers: Record<string, string | string[] | undefined>) => void)
+      | undefined,
     async close() {
       for (const open of state.gates.splice(0)) open();
       for (const transport of transports.values()) await transport.close();
@@ -194,4 +202,5 @@ export async function startFixtureHttp(
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
+  return fixture;
 }
