@@ -46,7 +46,7 @@ describe('served over streamable HTTP, upstream over streamable HTTP', () => {
     const seen: (string | undefined)[] = [];
     const original = upstream.onRequest;
     upstream.onRequest = (headers) => {
-      seen.push(headers.authorization);
+      seen.push(String(headers.authorization));
       original?.(headers);
     };
     const { url } = await serve(upstream.url);
