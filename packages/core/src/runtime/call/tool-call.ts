@@ -13,6 +13,12 @@ export interface ToolCallRequest {
    * aborts at the attempt's deadline: hand it to the tool.
    */
   execute: (input: unknown, signal: AbortSignal | undefined) => unknown;
+  /**
+   * The turn (one model response) the call belongs to: any value that is the same for
+   * every call of that response and differs between responses (compared with `===`).
+   * Calls are handed over in the response's order. Without it the call waits for nothing.
+   */
+  turn?: unknown;
 }
 
 /** A call that ended without a result: what the model is told, and why. */
