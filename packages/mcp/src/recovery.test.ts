@@ -95,6 +95,15 @@ describe('recourse on tools/call', () => {
     expect(upstream.state.writes).toEqual(['w3']);
   });
 
+  it('a response stream that breaks after the write landed: a contract; the re-issue is not sent', async () => {
+    const { upstream, client } = await setup();
+    const call = { name: 'cut_write', arguments: { id: 'c1' } };
+    const first = contractOf(await client.callTool(call));
+    expect(first).toMatchObject({ failure_class: 'UNKNOWN_OUTCOME', retry_same_action: false });
+    expect(contractOf(await client.callTool(call)).retry_same_action).toBe(false);
+    expect(upstream.state.writes).toEqual(['cut:c1']);
+  });
+
   it('a read that answers 503 is retried inside the call: the client sees the value', async () => {
     const { upstream, client, events } = await setup();
     const result = await client.callTool({ name: 'flaky_read', arguments: { id: 'r1' } });

@@ -1,6 +1,6 @@
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import {
   connectionClosedCode,
@@ -11,6 +11,7 @@ import {
   isResult,
 } from './jsonrpc.js';
 import { UpstreamClosedError, UpstreamJsonRpcError } from './upstream-errors.js';
+import { watchHttpStreams } from './watch-http-streams.js';
 
 /** Where the upstream MCP server is: a command to start (stdio) or a URL (streamable HTTP). */
 export type UpstreamSpec =
@@ -196,15 +197,32 @@ export class UpstreamLink {
 
   #httpTransport(url: string): Transport {
     const pass = this.#options.passHeaders;
+    const withHeaders: FetchLike = async (input, init) => {
+      const extra = pass?.();
+      if (!extra) return fetch(input, init);
+      const headers = new Headers(init?.headers);
+      for (const [name, value] of Object.entries(extra)) headers.set(name, value);
+      return fetch(input, { ...init, headers });
+    };
     return new StreamableHTTPClientTransport(new URL(url), {
-      fetch: async (input, init) => {
-        const extra = pass?.();
-        if (!extra) return fetch(input, init);
-        const headers = new Headers(init?.headers);
-        for (const [name, value] of Object.entries(extra)) headers.set(name, value);
-        return fetch(input, { ...init, headers });
-      },
+      fetch: watchHttpStreams(withHeaders, (ids, resumable) => {
+        // After the transport has read what the stream carried.
+        if (!resumable) setImmediate(() => this.#streamLost(ids));
+      }),
     });
+  }
+
+  /** Requests whose response stream ended without their answer: lost, as MCP says. */
+  #streamLost(ids: readonly RequestId[]): void {
+    for (const id of ids) {
+      const own = this.#pending.get(id);
+      if (own) {
+        this.#pending.delete(id);
+        own.reject(new UpstreamClosedError(true, 'the response stream broke before the answer'));
+      } else if (this.#forwarded.delete(id)) {
+        this.#options.deliver(errorResponse(id, connectionClosedCode, 'the response stream broke'));
+      }
+    }
   }
 
   async #requestOn(

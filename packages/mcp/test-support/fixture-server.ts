@@ -143,6 +143,17 @@ export function createFixtureServer(state: FixtureState): McpServer {
     },
   );
   server.registerTool(
+    'cut_write',
+    {
+      description: 'Writes; over HTTP its response stream breaks.',
+      inputSchema: { id: z.string() },
+    },
+    async ({ id }) => {
+      state.writes.push(`cut:${id}`);
+      return text(`wrote ${id}`);
+    },
+  );
+  server.registerTool(
     'stats',
     { description: 'What the server did.', annotations: { readOnlyHint: true } },
     async () => text(JSON.stringify({ writes: state.writes, runs: state.runs, keys: state.keys })),
@@ -175,6 +186,14 @@ export async function startFixtureHttp(state: FixtureState = createFixtureState(
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
+    // `cut_write` lands, then its response stream breaks before the answer.
+    if (body?.method === 'tools/call' && body.params?.name === 'cut_write') {
+      state.writes.push(`cut:${body.params.arguments?.id}`);
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.flushHeaders();
+      res.destroy();
+      return;
+    }
     const id = req.headers['mcp-session-id'];
     let transport = typeof id === 'string' ? transports.get(id) : undefined;
     if (!transport) {
