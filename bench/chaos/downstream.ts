@@ -140,7 +140,7 @@ export class Downstream {
         }
         break;
       case 'rate-limited':
-        if (n <= plan.requests) return fail(429, { 'retry-after': '1' });
+        if (n <= plan.requests) return fail(429, { 'retry-after': String(plan.retryAfterS) });
         break;
       case 'unavailable-burst':
         if (at < record.firstRequestAt + plan.burstMs) return fail(503);

@@ -76,6 +76,11 @@ export interface DecisionState {
   retryBudgetWaitMs?: number | undefined;
   /** Milliseconds since this call first failed, for the time budget. */
   elapsedMs?: number | undefined;
+  /**
+   * What the run has left of its time (`deadlineMs`), when it has a deadline: recovery
+   * then spends the run's time, not the call's. Absent: the call's own budgets apply.
+   */
+  timeLeftMs?: number | undefined;
 }
 
 export interface RecoveryBudgets {

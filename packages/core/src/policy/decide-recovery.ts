@@ -32,7 +32,8 @@ export interface DecideOptions extends RecoveryBudgets {
  * 6. in doubt → RECONCILE, else REPLAY behind the key, else ABORT (reconcile by hand)
  * 7. proven not to have happened, or TRANSIENT → RETRY within the attempts, the time
  *    budget, the dependency's budget (or wait for its probe) and the server's
- *    Retry-After; else FALLBACK or ABORT
+ *    Retry-After — with a run deadline, within the run's time left instead of the
+ *    attempts and the call's budget; else FALLBACK or ABORT
  * 8. STALE_STATE → REOBSERVE
  * 9. VALIDATION → REPAIR
  * 10. UNKNOWN_OUTCOME → ABORT (nothing can prove what happened)
@@ -131,9 +132,16 @@ function decideResend(
     canFallBack && code !== 'LEDGER_UNAVAILABLE' ? fallback(reason) : abort(code, reason);
   const notNow = () => (canFallBack ? fallback('not now') : tooLong(state));
   const elapsed = state.elapsedMs ?? 0;
+  // A run with a deadline spends its own time: a wait fits while the run has time left,
+  // and attempts are bounded by that time and the dependency's circuit, not by a count
+  // that a long burst outlasts. Without one, the call's attempts and time budget bound it.
+  const timeLeft = state.timeLeftMs;
   const fits = (delayMs: number) =>
-    options.maxElapsedMs === undefined || elapsed + delayMs <= options.maxElapsedMs;
-  if (state.attempts >= maxAttempts) {
+    timeLeft !== undefined
+      ? delayMs < timeLeft
+      : options.maxElapsedMs === undefined || elapsed + delayMs <= options.maxElapsedMs;
+  const countBounds = timeLeft === undefined || state.code === 'LEDGER_UNAVAILABLE';
+  if (countBounds && state.attempts >= maxAttempts) {
     return state.code === 'LEDGER_UNAVAILABLE'
       ? stopped('LEDGER_UNAVAILABLE', 'the ledger could not be reached; the write was not sent')
       : stopped(
@@ -165,20 +173,26 @@ function decideResend(
   );
   if (retry.delayMs === undefined) return notNow();
   if (!fits(retry.delayMs)) {
-    return (state.retryAfterMs ?? 0) > (options.maxElapsedMs ?? 0) - elapsed
-      ? notNow()
-      : stopped(
+    const left = timeLeft ?? (options.maxElapsedMs ?? 0) - elapsed;
+    if ((state.retryAfterMs ?? 0) > left) return notNow();
+    return timeLeft === undefined
+      ? stopped(
           'TIME_BUDGET_EXHAUSTED',
           "the call's time budget for recovering is spent; a longer wait would not help it",
+        )
+      : stopped(
+          'TIME_BUDGET_EXHAUSTED',
+          "the run's time left is shorter than the next wait; a longer wait would not help it",
         );
   }
   return retry;
 }
 
 function tooLong(state: DecisionState): Decision {
+  const beyond = state.timeLeftMs === undefined ? 'the backoff cap' : "the run's time left";
   return abort(
     'RETRY_AFTER_TOO_LONG',
-    `the server asked to wait ${state.retryAfterMs} ms, beyond the backoff cap: not retrying now`,
+    `the server asked to wait ${state.retryAfterMs} ms, beyond ${beyond}: not retrying now`,
   );
 }
 
@@ -190,7 +204,11 @@ function withDelay(decision: Decision, state: DecisionState, options: DecideOpti
     options.random ?? systemRandom,
     state.retryAfterMs,
   );
-  return backoff.retry ? { ...decision, delayMs: backoff.delayMs } : decision;
+  if (backoff.retry) return { ...decision, delayMs: backoff.delayMs };
+  // A run with a deadline waits out a long Retry-After when it fits in the time left.
+  if (state.timeLeftMs !== undefined && state.retryAfterMs !== undefined)
+    return { ...decision, delayMs: state.retryAfterMs };
+  return decision;
 }
 
 function fallback(why: string): Decision {

@@ -42,6 +42,7 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
     repairBudget: run.repairBudget,
     onDenial,
     nextPossibleAction,
+    verifiersOf: (call) => tools.verifiersOf(call.tool),
   });
   const access = createAccessControl({
     guard: createScopeGuard({ allow: options.scope?.allow, deny: options.scope?.deny }),

@@ -44,6 +44,7 @@ export function createRunParts(options: RecoveryOptions): RunParts {
     backoff: validateBackoff(options.retry ?? {}),
     repairBudget: options.repairBudget ?? defaultRepairBudget,
     maxElapsedMs: options.retry?.maxElapsedMs ?? retryDefaults.maxElapsedMs,
+    deadlineAt: options.deadlineMs === undefined ? undefined : clock.now() + options.deadlineMs,
     onPoison: options.onPoison ?? 'stop',
     inFlightWaitMs: options.inFlightWaitMs ?? 5_000,
     telemetry: resolveTelemetry(options.tracer),

@@ -39,6 +39,8 @@ export interface RunParts {
   repairBudget: number;
   /** How long a call may spend recovering from transient failures. */
   maxElapsedMs: number;
+  /** When the run's time is up (`deadlineMs` from its start), on the run's clock. */
+  deadlineAt: number | undefined;
   onPoison: 'stop' | 'replan';
   inFlightWaitMs: number;
   telemetry: Telemetry | undefined;

@@ -39,6 +39,7 @@ export function decideForCall(
       retryBudgetExhausted: facts.retryBudgetExhausted,
       retryBudgetWaitMs: facts.retryBudgetWaitMs,
       elapsedMs: call.failedAt === undefined ? 0 : run.clock.now() - call.failedAt,
+      timeLeftMs: run.deadlineAt === undefined ? undefined : run.deadlineAt - run.clock.now(),
     },
     {
       maxAttempts: tool.maxAttempts,

@@ -17,6 +17,8 @@ export interface ConcludeParts {
   repairBudget: number;
   onDenial: 'stop' | 'continue';
   nextPossibleAction: string;
+  /** Read tools that show whether a write of the named tool landed (see `verifyWith`). */
+  verifiersOf: (call: Call) => readonly string[];
 }
 
 export interface Concluder {
@@ -71,6 +73,7 @@ export function createConcluder(parts: ConcludeParts): Concluder {
       idempotencyKey: ending.key,
       resource: refusal && !refusal.resource.startsWith('(') ? refusal.resource : undefined,
       nextPossibleAction: parts.nextPossibleAction,
+      verifyWith: decision.code === 'RECONCILE_BY_HAND' ? parts.verifiersOf(call) : undefined,
       status: ending.status ?? (denied ? 'BLOCKED' : undefined),
       plan,
     });
