@@ -115,6 +115,14 @@ async function main(): Promise<number> {
   return 0;
 }
 
+// A server that never says it is ready must not hold CI: the whole run has 3 minutes.
+const limit = setTimeout(() => {
+  console.error('mcp-conformance: no result within 180 s');
+  for (const child of children) child.kill();
+  process.exit(1);
+}, 180_000);
+limit.unref();
+
 main()
   .then((code) => {
     process.exitCode = code;

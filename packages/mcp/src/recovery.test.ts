@@ -104,6 +104,20 @@ describe('recourse on tools/call', () => {
     expect(upstream.state.writes).toEqual(['cut:c1']);
   });
 
+  it("a client's cancellation of a read is passed upstream", async () => {
+    const { upstream, client } = await setup();
+    const cancelled = new Promise<string>((resolve) => {
+      upstream.state.onCancelled = resolve;
+    });
+    const giveUp = new AbortController();
+    const call = client.callTool({ name: 'slow_read', arguments: { id: 's1' } }, undefined, {
+      signal: giveUp.signal,
+      onprogress: () => giveUp.abort(new Error('the user pressed stop')),
+    });
+    await expect(call).rejects.toThrow(/pressed stop/);
+    expect(await cancelled).toBe('s1');
+  });
+
   it('a read that answers 503 is retried inside the call: the client sees the value', async () => {
     const { upstream, client, events } = await setup();
     const result = await client.callTool({ name: 'flaky_read', arguments: { id: 'r1' } });

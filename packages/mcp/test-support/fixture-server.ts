@@ -19,10 +19,12 @@ export interface FixtureState {
   flaky: Record<string, number>;
   /** Writes waiting for `release`. */
   gates: (() => void)[];
+  /** Called when a `slow_read` is cancelled by its client. */
+  onCancelled: ((id: string) => void) | undefined;
 }
 
 export function createFixtureState(): FixtureState {
-  return { writes: [], runs: {}, keys: {}, flaky: {}, gates: [] };
+  return { writes: [], runs: {}, keys: {}, flaky: {}, gates: [], onCancelled: undefined };
 }
 
 const keyMeta = 'io.recourse/idempotency-key';
@@ -140,6 +142,29 @@ export function createFixtureServer(state: FixtureState): McpServer {
     async (_args, extra) => {
       count('die', extra._meta);
       process.exit(1);
+    },
+  );
+  server.registerTool(
+    'slow_read',
+    {
+      description: 'Reports progress, then answers only when cancelled.',
+      inputSchema: { id: z.string() },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ id }, extra) => {
+      count('slow_read', extra._meta);
+      const token = extra._meta?.progressToken;
+      if (token !== undefined) {
+        await extra.sendNotification({
+          method: 'notifications/progress',
+          params: { progressToken: token, progress: 1, message: 'started' },
+        });
+      }
+      await new Promise<void>((resolve) =>
+        extra.signal.addEventListener('abort', () => resolve(), { once: true }),
+      );
+      state.onCancelled?.(id);
+      return text('cancelled');
     },
   );
   server.registerTool(
