@@ -49,6 +49,8 @@ export class ProxySession {
   readonly #calls = new Map<RequestId, AbortController>();
   readonly #toolLists = new Set<RequestId>();
   readonly #progressOwners = new Map<string | number, RequestId>();
+  /** The client's requests not yet answered, oldest first. */
+  readonly #open = new Set<RequestId>();
   #hints: Promise<void> | undefined;
   #reportedPolicies = false;
   #authorization: string | undefined;
@@ -93,6 +95,7 @@ export class ProxySession {
     const authorization = extra?.requestInfo?.headers?.authorization;
     if (typeof authorization === 'string') this.#authorization = authorization;
     if (isRequest(message)) {
+      this.#open.add(message.id);
       if (message.method === 'tools/call') {
         void this.#toolCall(message);
         return;
@@ -106,6 +109,7 @@ export class ProxySession {
     } else if (isNotification(message) && message.method === 'notifications/cancelled') {
       const requestId = (message.params as { requestId?: RequestId } | undefined)?.requestId;
       const call = requestId === undefined ? undefined : this.#calls.get(requestId);
+      if (requestId !== undefined) this.#open.delete(requestId);
       if (call) {
         // The proxy's own request upstream is cancelled by the runtime for a read; a write
         // already sent is still awaited and recorded (the client may ask again).
@@ -130,12 +134,19 @@ export class ProxySession {
         this.#hints = undefined;
       }
     }
+    if (relatedRequestId === undefined && 'method' in message) {
+      // What the upstream says or asks while a request is open (a log line, a sampling or
+      // elicitation request during a call) goes on that request's HTTP stream: the upstream's
+      // transport does not say which request it belongs to; the newest open one is the guess.
+      relatedRequestId = [...this.#open].at(-1);
+    }
     void this.#send(message, relatedRequestId);
   }
 
   async #send(message: JSONRPCMessage, relatedRequestId?: RequestId): Promise<void> {
     if (this.#closed) return;
     if ('id' in message && !('method' in message)) {
+      if (message.id !== undefined) this.#open.delete(message.id);
       for (const [token, owner] of this.#progressOwners) {
         if (owner === message.id) this.#progressOwners.delete(token);
       }
