@@ -75,7 +75,7 @@ export async function runMcpProxyExample(log: Log = console.log, observe?: Obser
     policies: {
       create_ticket: {
         sideEffects: true,
-        timeoutMs: 1_500,
+        timeoutMs: 3_000,
         reconcile: async (_input, info) => {
           const { callTool } = info as typeof info & { callTool: CallTool };
           const found = textOf(await callTool('find_ticket', { key: info.idempotencyKey }));

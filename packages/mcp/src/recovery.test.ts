@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { MemoryLedger, type RecoveryEvent } from '@recourse/core';
+import { createFakeClock } from '@recourse/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFixtureHttp } from '../test-support/fixture-server.js';
 import { contractOf, textOf } from '../test-support/harness.js';
@@ -58,9 +59,20 @@ describe('recourse on tools/call', () => {
   });
 
   it('a write whose outcome is unknown is never sent again: the repeat gets the contract', async () => {
-    const { upstream, client } = await setup({ policies: { write_entry: { timeoutMs: 50 } } });
+    const clock = createFakeClock(Date.now());
+    const { upstream, client } = await setup({
+      clock,
+      policies: { write_entry: { timeoutMs: 5_000 } },
+    });
     const call = { name: 'write_entry', arguments: { id: 'w2', hang: true } };
-    const first = contractOf(await client.callTool(call));
+    // The proxy's deadline passes once the write has landed (it never answers).
+    const landed = new Promise((resolve) => {
+      upstream.state.onWrite = resolve;
+    });
+    const pending = client.callTool(call);
+    await landed;
+    await clock.advance(5_000);
+    const first = contractOf(await pending);
     expect(first).toMatchObject({ failure_class: 'UNKNOWN_OUTCOME', retry_same_action: false });
     const repeat = contractOf(await client.callTool(call));
     expect(repeat.retry_same_action).toBe(false);
@@ -72,11 +84,12 @@ describe('recourse on tools/call', () => {
   });
 
   it('reconcile asks the upstream through callTool before anything is sent again', async () => {
+    const clock = createFakeClock(Date.now());
     const { upstream, client } = await setup({
+      clock,
       policies: {
         write_entry: {
-          // The attempt's deadline also bounds the reconcile read.
-          timeoutMs: 1_000,
+          timeoutMs: 5_000,
           reconcile: async (input: { id: string }, info) => {
             const { callTool } = info as typeof info & {
               callTool: (name: string, args?: object) => Promise<unknown>;
@@ -90,7 +103,13 @@ describe('recourse on tools/call', () => {
       },
     });
     const call = { name: 'write_entry', arguments: { id: 'w3', hang: true } };
-    expect(textOf(await client.callTool(call))).toBe('reconciled');
+    const landed = new Promise((resolve) => {
+      upstream.state.onWrite = resolve;
+    });
+    const pending = client.callTool(call);
+    await landed;
+    await clock.advance(5_000);
+    expect(textOf(await pending)).toBe('reconciled');
     expect(textOf(await client.callTool(call))).toBe('reconciled');
     expect(upstream.state.writes).toEqual(['w3']);
   });

@@ -19,12 +19,22 @@ export interface FixtureState {
   flaky: Record<string, number>;
   /** Writes waiting for `release`. */
   gates: (() => void)[];
+  /** Called when a `write_entry` has written, before it answers (or hangs). */
+  onWrite: ((id: string) => void) | undefined;
   /** Called when a `slow_read` is cancelled by its client. */
   onCancelled: ((id: string) => void) | undefined;
 }
 
 export function createFixtureState(): FixtureState {
-  return { writes: [], runs: {}, keys: {}, flaky: {}, gates: [], onCancelled: undefined };
+  return {
+    writes: [],
+    runs: {},
+    keys: {},
+    flaky: {},
+    gates: [],
+    onWrite: undefined,
+    onCancelled: undefined,
+  };
 }
 
 const keyMeta = 'io.recourse/idempotency-key';
@@ -83,6 +93,7 @@ export function createFixtureServer(state: FixtureState): McpServer {
     async ({ id, hang }, extra) => {
       count('write_entry', extra._meta);
       state.writes.push(id);
+      state.onWrite?.(id);
       const token = extra._meta?.progressToken;
       if (token !== undefined) {
         await extra.sendNotification({
