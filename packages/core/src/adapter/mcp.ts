@@ -1,4 +1,5 @@
-import { RecourseError, type ToolPolicy } from '@recourse/core';
+import { hasMarker, RecourseError } from '../errors.js';
+import type { ToolPolicy } from '../runtime/options/recovery-options.js';
 
 const mcpToolErrorMarker = Symbol.for('recourse.error.mcp-tool-error');
 
@@ -14,7 +15,7 @@ export class McpToolError extends RecourseError {
   }
 
   static override isInstance(value: unknown): value is McpToolError {
-    return typeof value === 'object' && value !== null && mcpToolErrorMarker in value;
+    return hasMarker(value, mcpToolErrorMarker);
   }
 }
 

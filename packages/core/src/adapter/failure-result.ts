@@ -1,8 +1,9 @@
-import type { RecoveryContract } from '@recourse/core';
+import type { RecoveryContract } from '../contract/recovery-contract.js';
+import { hasMarker } from '../errors.js';
 
 const failure = Symbol.for('recourse.toolCallFailure');
 
-interface FailureDetails {
+export interface FailureDetails {
   contract: RecoveryContract;
   cause: unknown;
 }
@@ -21,7 +22,7 @@ export function toFailureResult(contract: RecoveryContract, cause: unknown): Rec
 
 /** True when a tool result is a recourse failure contract (the default `failureMode`). */
 export function isToolCallFailure(value: unknown): value is RecoveryContract {
-  return typeof value === 'object' && value !== null && failure in value;
+  return hasMarker(value, failure);
 }
 
 /** The contract and the original error behind a failed call's result, if it is one. */
