@@ -10,5 +10,5 @@ export type { ListenOptions, ProxyListener } from './listen-http.js';
 export { defaultLedgerFile, openLedger } from './open-ledger.js';
 export { type CallTool, idempotencyKeyMeta, ProxySession } from './proxy-session.js';
 export type { CallToolResult } from './tool-result.js';
-export { UpstreamClosedError, UpstreamJsonRpcError, UpstreamToolError } from './upstream-errors.js';
+export { UpstreamClosedError, UpstreamJsonRpcError } from './upstream-errors.js';
 export type { UpstreamSpec } from './upstream-link.js';

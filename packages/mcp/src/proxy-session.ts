@@ -6,11 +6,11 @@ import type {
   RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import { callContext, type RecoveryOptions, type ToolPolicy } from '@recourse/core';
+import { McpToolError, mcpErrorText } from '@recourse/core/adapter';
 import { type ListedTool, policyFromAnnotations } from './annotations.js';
 import { errorResponse, isNotification, isRequest, resultResponse } from './jsonrpc.js';
 import { SessionRun } from './session-run.js';
 import { contractResult, successResult } from './tool-result.js';
-import { toolErrorText, UpstreamToolError } from './upstream-errors.js';
 import { UpstreamLink as Link, type UpstreamLink, type UpstreamSpec } from './upstream-link.js';
 
 /** The `_meta` key under which each call's idempotency key travels upstream. */
@@ -193,7 +193,7 @@ export class ProxySession {
   ): Promise<Record<string, unknown>> {
     const _meta = { ...params._meta, [idempotencyKeyMeta]: callContext().idempotencyKey };
     const result = await this.link.request('tools/call', { ...params, _meta }, signal);
-    if (result.isError === true) throw new UpstreamToolError(toolErrorText(result), result);
+    if (result.isError === true) throw new McpToolError(mcpErrorText(result), result);
     return result;
   }
 
@@ -202,7 +202,7 @@ export class ProxySession {
       name,
       ...(args === undefined ? {} : { arguments: args }),
     });
-    if (result.isError === true) throw new UpstreamToolError(toolErrorText(result), result);
+    if (result.isError === true) throw new McpToolError(mcpErrorText(result), result);
     return result;
   };
 

@@ -37,17 +37,6 @@ export class UpstreamJsonRpcError extends Error {
   }
 }
 
-/** A `tools/call` result with `isError: true`: the server's text is what went wrong. */
-export class UpstreamToolError extends Error {
-  readonly result: unknown;
-
-  constructor(message: string, result: unknown) {
-    super(message);
-    this.name = 'UpstreamToolError';
-    this.result = result;
-  }
-}
-
 /**
  * The upstream is gone. `sent: false`: the request never left (the process is down and not
  * yet started again), `ECONNREFUSED`; `sent: true`: it died or the stream broke with the
@@ -61,17 +50,4 @@ export class UpstreamClosedError extends Error {
     this.name = 'UpstreamClosedError';
     this.code = sent ? 'ECONNRESET' : 'ECONNREFUSED';
   }
-}
-
-/** The text content of a tool result, which is what the server says went wrong. */
-export function toolErrorText(result: { content?: unknown }): string {
-  const parts = Array.isArray(result.content) ? result.content : [];
-  const text = parts
-    .filter(
-      (p): p is { type: 'text'; text: string } => p?.type === 'text' && typeof p.text === 'string',
-    )
-    .map((p) => p.text)
-    .join('\n')
-    .trim();
-  return text || 'the tool returned isError: true';
 }
