@@ -10,6 +10,7 @@ import { runObservabilityExample } from './ai-sdk/observability.js';
 import { runParserFallbackExample } from './ai-sdk/parser-fallback.js';
 import { runRefundExample } from './ai-sdk/refund.js';
 import { runSagaExample } from './ai-sdk/saga.js';
+import { runMcpProxyExample } from './mcp/proxy.js';
 import { runOpenAIChargeExample } from './openai/charge.js';
 import { runOpenAIGithubExample } from './openai/github.js';
 import { runOpenAIRefundExample } from './openai/refund.js';
@@ -58,6 +59,10 @@ const all = [
   [
     'charge: 402 card declined → reconciled, not retried, quarantined (OpenAI SDK)',
     runOpenAIChargeExample,
+  ],
+  [
+    'mcp: recourse-mcp in front of server-everything and a write that times out after writing',
+    () => runMcpProxyExample(),
   ],
   [
     'otel: the OpenTelemetry trace of two runs (a retry, a reconciled write)',
