@@ -13,6 +13,13 @@ export interface ToolCallRequest {
    * aborts at the attempt's deadline: hand it to the tool.
    */
   execute: (input: unknown, signal: AbortSignal | undefined) => unknown;
+  /**
+   * The framework's own control flow thrown through the tool (a LangGraph `interrupt()`
+   * that pauses the run for a human): rethrown untouched, never classified or counted. A
+   * write's claim is let go, since the framework runs the tool again from its start when
+   * it resumes, under the same key.
+   */
+  isPause?: ((error: unknown) => boolean) | undefined;
 }
 
 /** A call that ended without a result: what the model is told, and why. */
