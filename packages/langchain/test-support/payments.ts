@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { callContext } from '@recourse/langchain';
 import { HttpResponse, http } from 'msw';
 
 export const paymentsUrl = 'https://payments.test';
@@ -15,7 +17,9 @@ type Answer = 'ok' | 'lose-response' | number;
  * answers each request as the test scripts it: `ok`, a status, or `lose-response` (the
  * refund lands, the response never comes: the client's timeout fires).
  */
-export function createPayments(options: { answers?: Answer[]; dedupe?: boolean } = {}) {
+export function createPayments(
+  options: { answers?: Answer[]; dedupe?: boolean; onApplied?: () => void } = {},
+) {
   const answers = [...(options.answers ?? [])];
   const requests: PaymentRequest[] = [];
   const applied: PaymentRequest[] = [];
@@ -33,6 +37,7 @@ export function createPayments(options: { answers?: Answer[]; dedupe?: boolean }
       }
       if (!(options.dedupe && applied.some((write) => write.key === key))) {
         applied.push({ key, body });
+        options.onApplied?.();
       }
       if (answer === 'lose-response') {
         // Held until the client gives up: the refund landed, its answer is lost.
@@ -62,13 +67,14 @@ function refusal(status: number): string {
 export async function postRefund(
   body: PaymentRequest['body'],
   idempotencyKey: string,
-  timeoutMs = 100,
+  options: { timeoutMs?: number; signal?: AbortSignal | undefined } = {},
 ): Promise<unknown> {
+  const timeout = AbortSignal.timeout(options.timeoutMs ?? 100);
   const response = await fetch(`${paymentsUrl}/refunds`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
     body: JSON.stringify(body),
-    signal: AbortSignal.timeout(timeoutMs),
+    signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout,
   });
   if (!response.ok) {
     const error = new Error(`POST /refunds failed with status ${response.status}`);
@@ -81,4 +87,16 @@ export async function postRefund(
 export async function findRefund(idempotencyKey: string): Promise<boolean> {
   const url = `${paymentsUrl}/refunds?key=${encodeURIComponent(idempotencyKey)}`;
   return (await fetch(url)).ok;
+}
+
+/**
+ * The key a tool sends: recourse's under recourse, otherwise a fresh one per call (what an
+ * agent without a stable key for the logical operation sends; the baselines).
+ */
+export function currentKey(): string {
+  try {
+    return callContext().idempotencyKey;
+  } catch {
+    return `fresh-${randomUUID()}`;
+  }
 }
