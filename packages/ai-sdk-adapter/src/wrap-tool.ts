@@ -10,6 +10,8 @@ import { toFailureResult } from './tool-failure-result.js';
 interface ExecuteOptions {
   toolCallId?: string | undefined;
   abortSignal?: AbortSignal | undefined;
+  /** The step's input messages: one array per step, handed to every call of that step. */
+  messages?: unknown;
 }
 
 // On every wrapped copy: which tool it wraps, for which recovery and under which name.
@@ -74,6 +76,7 @@ export function wrapTool<T>(tool: T, options: WrapToolOptions): T {
       toolCallId,
       input,
       signal: executeOptions?.abortSignal,
+      turn: turnOf(executeOptions),
       execute: (i, signal) => {
         const attempt = ++attempts;
         // With a per-attempt deadline the tool gets a signal that also aborts at it.
@@ -134,6 +137,17 @@ export function wrapTool<T>(tool: T, options: WrapToolOptions): T {
     value: { original: tool, runtime, toolName } satisfies WrappedMark,
   };
   return Object.create(Object.getPrototypeOf(tool), descriptors) as T;
+}
+
+/**
+ * The turn (one model response) a call belongs to. ai@5, ai@6 and ai@7 build one
+ * `messages` array per step and hand that same array to every call of the step, and start
+ * the step's calls in the order of the response. Without it (execute called by hand), the
+ * call waits for nothing.
+ */
+function turnOf(executeOptions: ExecuteOptions | undefined): object | undefined {
+  const messages = executeOptions?.messages;
+  return typeof messages === 'object' && messages !== null ? messages : undefined;
 }
 
 /**

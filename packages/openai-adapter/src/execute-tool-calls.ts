@@ -19,9 +19,11 @@ export interface ExecuteToolCallsOptions {
 }
 
 /**
- * Every call of one turn, one after another: a denial or poison step in the middle must
- * stop the later calls of the same turn, which parallel execution would race. Each call
- * is answered, also after a stop (the runtime answers RUN_STOPPED without running it).
+ * Every call of one turn, handed to the runtime in the response's order as one turn: the
+ * runtime lets unrelated reads run side by side and holds a write (or a call reaching what
+ * an earlier call reaches) until the calls before it settled, so a denial or poison step
+ * stops what comes after it. Each call is answered, also after a stop (the runtime answers
+ * RUN_STOPPED without running it).
  */
 export async function executeToolCalls(
   runtime: RecoveryRuntime,
@@ -29,8 +31,10 @@ export async function executeToolCalls(
   calls: readonly PendingToolCall[],
   options: ExecuteToolCallsOptions = {},
 ): Promise<TurnResult> {
-  const records: ToolCallRecord[] = [];
-  for (const call of calls) records.push(await runToolCall(runtime, tools, call, options.signal));
+  const turn = {}; // this response's identity
+  const records: ToolCallRecord[] = await Promise.all(
+    calls.map((call) => runToolCall(runtime, tools, call, options.signal, turn)),
+  );
   const guidance = runtime.takeGuidance();
   return { records, stop: runtime.isStopped(), ...(guidance ? { guidance } : {}) };
 }

@@ -36,6 +36,7 @@ export async function runToolCall(
   tools: AnyRecoveryToolSet,
   call: PendingToolCall,
   signal?: AbortSignal | undefined,
+  turn?: object | undefined,
 ): Promise<ToolCallRecord> {
   const base = { toolName: call.name, toolCallId: call.callId };
   const tool = tools.get(call.name);
@@ -48,13 +49,19 @@ export async function runToolCall(
       };
   let result: ToolCallResult;
   if (!parsed.ok && !runtime.isStopped()) {
-    result = await runtime.recordFailure({ ...base, input: parsed.input, error: parsed.error });
+    result = await runtime.recordFailure({
+      ...base,
+      input: parsed.input,
+      error: parsed.error,
+      turn,
+    });
   } else {
     // Once the run has stopped, the runtime answers without running anything.
     result = await runtime.execute({
       ...base,
       input: parsed.input,
       signal,
+      turn,
       execute: (input, attemptSignal) => {
         // Only reached with a known tool and valid input: a stopped run runs nothing.
         if (!tool || !parsed.ok) throw new NoSuchToolError(call.name, [...tools.names]);

@@ -1,7 +1,7 @@
 import type { Classification } from '../types.js';
-import type { AccessControl } from './access/access-control.js';
+import { type AccessControl, resourcesOf } from './access/access-control.js';
 import { Call, type RunParts } from './call/call.js';
-import type { CallEnding } from './call/call-ending.js';
+import type { CallEnding, CallFailureEnding } from './call/call-ending.js';
 import { executeCall } from './call/execute-call.js';
 import type { ToolCallFailure, ToolCallRequest, ToolCallResult } from './call/tool-call.js';
 import { guardCall } from './guard-call.js';
@@ -9,6 +9,7 @@ import { decideSdkFailure, type SdkFailure } from './model/sdk-failure.js';
 import type { ToolTable } from './options/tool-table.js';
 import type { Concluder } from './run/conclude.js';
 import type { RunState } from './run/run-state.js';
+import type { TurnCoordinator, TurnPlace } from './turn/turn-coordinator.js';
 
 export interface CallRunnerParts {
   run: RunParts;
@@ -16,6 +17,8 @@ export interface CallRunnerParts {
   state: RunState;
   access: AccessControl;
   concluder: Concluder;
+  /** The calls of each turn, in order (see `turn/turn-coordinator.ts`). */
+  turns: TurnCoordinator;
   /** Called when a call stopped the run (by executing or by the SDK's refusal). */
   onStopped?: (() => Promise<unknown>) | undefined;
 }
@@ -31,7 +34,7 @@ export interface CallRunner {
  * facts say so, executed with recovery otherwise, and concluded into the run's state.
  */
 export function createCallRunner(parts: CallRunnerParts): CallRunner {
-  const { run, tools, state, access, concluder, onStopped } = parts;
+  const { run, tools, state, access, concluder, turns, onStopped } = parts;
   const undeclared = new Set<string>();
 
   const noteUndeclared = (toolName: string) => {
@@ -51,6 +54,29 @@ export function createCallRunner(parts: CallRunnerParts): CallRunner {
     const tool = tools.resolve(request.toolName);
     if (tool.effects === 'undeclared') noteUndeclared(tool.name);
     const call = new Call(run, tool, request);
+    // Joined before anything is awaited: the turn's order is the order calls are handed over.
+    const place = joinTurn(turns, call);
+    if (!place) return runCall(call, undefined);
+    try {
+      return await runCall(call, place);
+    } finally {
+      place?.leave();
+    }
+  };
+
+  /** Refused before it runs, or undefined: guarded, and guarded again after its turn's wait. */
+  const admit = async (call: Call, place: TurnPlace | undefined) => {
+    const guard = () =>
+      access.mayRefuse() || run.memory.known().poisonedTools.has(call.tool.name)
+        ? guardCall(call, access)
+        : undefined;
+    const refused = await guard();
+    if (refused || !place?.waits) return refused;
+    return place.wait(call.request.signal, guard);
+  };
+
+  const runCall = async (call: Call, place: TurnPlace | undefined): Promise<ToolCallResult> => {
+    const { tool, request } = call;
     if (run.telemetry) {
       call.span = run.telemetry.start({
         runId: run.runId,
@@ -58,15 +84,13 @@ export function createCallRunner(parts: CallRunnerParts): CallRunner {
         toolCallId: request.toolCallId,
       });
     }
-    const guarded =
-      access.mayRefuse() || run.memory.known().poisonedTools.has(tool.name)
-        ? await guardCall(call, access)
-        : undefined;
-    const wasStopped = state.terminal !== undefined;
+    let wasStopped = state.terminal !== undefined;
     const spanKey = () => (tool.claims ? call.knownKey || undefined : undefined);
     let ending: CallEnding;
     try {
-      ending = guarded ?? (await executeCall(call));
+      const refused = await admit(call, place);
+      wasStopped = state.terminal !== undefined;
+      ending = refused ?? (await executeCall(call));
     } catch (error) {
       call.span?.abort({
         attempts: call.attempts,
@@ -99,7 +123,19 @@ export function createCallRunner(parts: CallRunnerParts): CallRunner {
       toolCallId: request.toolCallId,
     });
     const wasStopped = state.terminal !== undefined;
-    const ending = wasStopped ? access.runStopped() : await decideSdkFailure(run, request, known);
+    // A later write of its turn waits for this verdict (a poison step stops the turn too).
+    const place = turns.join(request.turn, {
+      toolCallId: request.toolCallId,
+      mayWrite: false,
+      resources: () => [],
+    });
+    let ending: CallFailureEnding;
+    try {
+      ending = wasStopped ? access.runStopped() : await decideSdkFailure(run, request, known);
+    } catch (error) {
+      place?.leave();
+      throw error;
+    }
     const call = new Call(run, tools.resolve(request.toolName), {
       toolName: request.toolName,
       toolCallId: request.toolCallId,
@@ -107,6 +143,7 @@ export function createCallRunner(parts: CallRunnerParts): CallRunner {
       execute: () => undefined, // never runs: the SDK refused the call itself
     });
     const result = concluder.conclude(call, { ...ending, error: request.error });
+    place?.leave();
     span?.end(ending, { attempts: 0 });
     if (onStopped && !wasStopped && state.terminal) await onStopped();
     return result as ToolCallFailure;
@@ -128,4 +165,15 @@ export function createCallRunner(parts: CallRunnerParts): CallRunner {
   };
 
   return { execute, recordFailure: (request) => recordFailure(request), recordUnsendableResult };
+}
+
+/** The call's place in its turn, when the adapter named one. */
+function joinTurn(turns: TurnCoordinator, call: Call): TurnPlace | undefined {
+  const { request, tool } = call;
+  if (request.turn === undefined) return undefined;
+  return turns.join(request.turn, {
+    toolCallId: request.toolCallId,
+    mayWrite: tool.effects !== 'read',
+    resources: () => resourcesOf(tool, request.input),
+  });
 }

@@ -15,6 +15,7 @@ import { type CompensationReport, compensateWrites } from './run/compensate.js';
 import { createConcluder } from './run/conclude.js';
 import { RunState } from './run/run-state.js';
 import { createRunParts } from './run-parts.js';
+import { createTurnCoordinator } from './turn/turn-coordinator.js';
 
 export type { RecoveryRuntime } from './recovery-runtime.js';
 
@@ -80,6 +81,7 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
     state,
     access,
     concluder,
+    turns: createTurnCoordinator({ parallelWrites: options.parallelWrites === true }),
     onStopped: options.autoCompensate ? compensate : undefined,
   });
 

@@ -69,28 +69,26 @@ export async function runResponses(
       // tool_choice and parallel_tool_calls only mean something while tools are left.
       ...(usable.length ? { tools: usable, tool_choice, parallel_tool_calls } : {}),
     };
+    // The calls of this step's response, one turn: the runtime orders them (see `turn`).
+    const turn = {};
     const answer = await runtime.callModel(
       async () => {
         if (!stream) {
           const value = await client.responses.create({ ...body, stream: false }, { signal });
           return { response: value, text: value.output_text ?? '', calls: undefined };
         }
-        // Calls run one after another as their items complete, while the stream goes on.
-        let queue = Promise.resolve<ToolCallRecord[]>([]);
+        // Each call starts as its item completes, while the stream goes on, in order.
+        const started: Promise<ToolCallRecord>[] = [];
         const events = await client.responses.create({ ...body, stream: true }, { signal });
         const onCall = (item: ResponseFunctionToolCall) => {
-          const call = toPendingCall(item);
-          queue = queue.then(async (done) => [
-            ...done,
-            await runToolCall(runtime, tools, call, signal),
-          ]);
+          started.push(runToolCall(runtime, tools, toPendingCall(item), signal, turn));
         };
         try {
           const read = await readResponseStream(events, onCall);
-          return { ...read, calls: await queue };
+          return { ...read, calls: await Promise.all(started) };
         } catch (error) {
           // A broken stream: let the calls already started finish before the retry.
-          await queue.catch(() => undefined);
+          await Promise.allSettled(started);
           throw error;
         }
       },
@@ -107,11 +105,14 @@ export async function runResponses(
       break;
     }
     // Answer every call of the final output, also any the stream did not announce.
-    const records: ToolCallRecord[] = [];
-    for (const call of pending) {
-      const done = answer.value.calls?.find((record) => record.callId === call.callId);
-      records.push(done ?? (await runToolCall(runtime, tools, call, signal)));
-    }
+    const { calls } = answer.value;
+    const records = await Promise.all(
+      pending.map(
+        (call) =>
+          calls?.find((record) => record.callId === call.callId) ??
+          runToolCall(runtime, tools, call, signal, turn),
+      ),
+    );
     input.push(...toOutputItems(records));
     steps.push({ response, calls: records });
     guidance = runtime.takeGuidance();

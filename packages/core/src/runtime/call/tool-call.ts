@@ -20,6 +20,12 @@ export interface ToolCallRequest {
    * it resumes, under the same key.
    */
   isPause?: ((error: unknown) => boolean) | undefined;
+  /**
+   * The turn (one model response) the call belongs to: any value that is the same for
+   * every call of that response and differs between responses (compared with `===`).
+   * Calls are handed over in the response's order. Without it the call waits for nothing.
+   */
+  turn?: unknown;
 }
 
 /** A call that ended without a result: what the model is told, and why. */

@@ -11,6 +11,8 @@ export interface SdkFailure {
   toolCallId: string;
   input: unknown;
   error: unknown;
+  /** The turn of the refused call (see `ToolCallRequest.turn`): a later write waits for its verdict. */
+  turn?: unknown;
 }
 
 /**

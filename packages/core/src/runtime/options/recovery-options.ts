@@ -133,6 +133,13 @@ export interface RecoveryOptions {
   scope?: ScopeOptions | undefined;
   /** 'stop' (default): the run ends at the first denial. 'continue': only denied resources stay blocked. */
   onDenial?: 'stop' | 'continue' | undefined;
+  /**
+   * Calls of one turn (one model response): by default a write, or a tool that may write,
+   * waits until every earlier call of its turn has settled, and is checked again before it
+   * runs. `true`: writes run side by side, waiting only for earlier calls whose resources
+   * overlap theirs (as reads always do). Default false.
+   */
+  parallelWrites?: boolean | undefined;
   /** 'stop' (default): a poison step ends the run. 'replan': it stays quarantined, the run asks for a new plan. */
   onPoison?: 'stop' | 'replan' | undefined;
   /** Run the compensations of completed writes when the run ends FAILED or BLOCKED. Default false. */

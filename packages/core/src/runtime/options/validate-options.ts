@@ -101,6 +101,7 @@ const coreShape: Shape = {
   scope: (value, field) => checkShape(value, field, { allow: strings, deny: strings }),
   onDenial: oneOf('stop', 'continue'),
   onPoison: oneOf('stop', 'replan'),
+  parallelWrites: bool,
   autoCompensate: bool,
   nextPossibleAction: text,
   onEvent: fn,
