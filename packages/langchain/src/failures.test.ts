@@ -265,6 +265,35 @@ describe('a 403 through createAgent', () => {
     });
   });
 
+  it('a shell bypass in the same response waits for the 403 and is refused', async () => {
+    use(scriptedEndpoint('get', 'https://api.github.test/repos/*', [403]).handler);
+    provider.reset([
+      [
+        toolCall('github_api', { repo: 'acme/secret', path: 'README.md' }),
+        toolCall('shell', { command: 'git clone git@github.com:acme/secret.git' }),
+      ],
+      text('never asked'),
+    ]);
+    const executed: string[] = [];
+    const recovery = createRecovery({ runId: 'run-403-turn', policies });
+    const agent = createAgent({
+      model: model(),
+      tools: githubTools(executed),
+      middleware: [recovery.middleware],
+    });
+
+    const result = await agent.invoke(prompt('Summarise the README of acme/secret'));
+
+    expect(executed).toEqual(['github_api acme/secret']);
+    expect(provider.requests).toHaveLength(1);
+    const answers = result.messages.map(recoveryContractOf).filter((c) => c !== undefined);
+    expect(answers).toMatchObject([
+      { failure_class: 'AUTHORIZATION', tool: 'github_api' },
+      { status: 'BLOCKED', tool: 'shell', retry_same_action: false },
+    ]);
+    expect(recovery.outcome().status).toBe('BLOCKED');
+  });
+
   it("with onDenial 'continue': the SSH clone and a re-cased curl are blocked, other work runs", async () => {
     use(scriptedEndpoint('get', 'https://api.github.test/repos/*', [403]).handler);
     provider.reset([

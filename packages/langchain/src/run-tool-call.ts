@@ -7,6 +7,7 @@ import { failureMessage, resultMessage } from './tool-messages.js';
 export interface ToolCallRequestLike {
   toolCall: { name: string; args: unknown; id?: string | undefined };
   tool?: unknown;
+  state?: { messages?: readonly unknown[] | undefined } | undefined;
   runtime: { signal?: AbortSignal | undefined };
 }
 
@@ -33,6 +34,7 @@ export async function runToolCall<Request extends ToolCallRequestLike, Output>(
     ...call,
     input: toolCall.args,
     signal: request.runtime.signal,
+    turn: turnOf(request),
     isPause: isGraphBubbleUp,
     execute: async (input) => {
       const attempt = ++attempts;
@@ -51,4 +53,21 @@ export async function runToolCall<Request extends ToolCallRequestLike, Output>(
     return answered.output;
   }
   return resultMessage(modelValue(result), call);
+}
+
+/**
+ * The turn (one model response) a call belongs to: the AI message that asked for it, by its
+ * id (each call runs in its own LangGraph task, and a task resumed from a checkpoint holds
+ * its own copy of the message), else the message itself. LangGraph starts the tasks of one
+ * message in the order of its tool calls.
+ */
+function turnOf(request: ToolCallRequestLike): unknown {
+  const id = request.toolCall.id;
+  const messages = request.state?.messages ?? [];
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i] as { id?: unknown; tool_calls?: { id?: string }[] } | undefined;
+    if (!message?.tool_calls?.some((call) => call.id === id)) continue;
+    return typeof message.id === 'string' && message.id !== '' ? `message:${message.id}` : message;
+  }
+  return undefined;
 }
