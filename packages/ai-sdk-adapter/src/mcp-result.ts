@@ -1,4 +1,4 @@
-import { RecourseError, type ToolPolicy } from '@recourse/core';
+import { RecourseError } from '@recourse/core';
 
 const mcpToolErrorMarker = Symbol.for('recourse.error.mcp-tool-error');
 
@@ -38,27 +38,5 @@ export function mcpErrorText(result: { content?: unknown }): string {
   return text || 'MCP tool returned isError: true';
 }
 
-interface McpAnnotations {
-  readOnlyHint?: boolean | undefined;
-  destructiveHint?: boolean | undefined;
-  idempotentHint?: boolean | undefined;
-}
-
-/**
- * A default policy from the tool's MCP annotations (`metadata.annotations` as set by
- * `@ai-sdk/mcp`, or `annotations`), used only when the user gave the tool no policy.
- * Per the MCP spec, a tool is a write unless it says it is read-only; a destructive
- * hint makes it a write regardless.
- */
-export function policyFromAnnotations(tool: unknown): ToolPolicy | undefined {
-  if (typeof tool !== 'object' || tool === null) return undefined;
-  const t = tool as { metadata?: { annotations?: unknown }; annotations?: unknown };
-  const raw = t.metadata?.annotations ?? t.annotations;
-  if (typeof raw !== 'object' || raw === null) return undefined;
-  const a = raw as McpAnnotations;
-  const write = a.destructiveHint === true || a.readOnlyHint !== true;
-  if (!write) return { sideEffects: false };
-  return a.idempotentHint === true
-    ? { sideEffects: true, idempotent: true }
-    : { sideEffects: true };
-}
+// Shared by every adapter whose MCP tools carry annotations.
+export { policyFromAnnotations } from '@recourse/core';

@@ -84,6 +84,7 @@ export type {
   ToolCallInfo,
   ToolPolicy,
 } from './runtime/options/recovery-options.js';
+export { policyFromAnnotations } from './runtime/options/tool-annotations.js';
 export { optionChecks, validateRecoveryOptions } from './runtime/options/validate-options.js';
 export type { CompensationReport } from './runtime/run/compensate.js';
 export type { EventListener, RecoveryEvent, RecoveryEventType } from './runtime/run/events.js';

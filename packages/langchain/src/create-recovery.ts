@@ -1,6 +1,7 @@
 import {
   type CompensationReport,
   type Outcome,
+  optionChecks,
   RecourseError,
   type RecoveryOptions,
   type RecoveryRuntime,
@@ -20,6 +21,12 @@ export interface LangChainRecoveryOptions extends Omit<RecoveryOptions, 'runId'>
    * invocation fails with `InvalidOptionsError`.
    */
   runId?: string | undefined;
+  /**
+   * A one-line console warning when a policy names no tool of the agent (a typo there would
+   * silently turn a write into a tool without its policy), checked at the first model call.
+   * Default true; the `policy.unused` event is emitted either way.
+   */
+  warn?: boolean | undefined;
 }
 
 /** What `createRecovery` returns: pass `middleware` to `createAgent`. */
@@ -48,9 +55,13 @@ export interface LangChainRecovery {
  */
 export function createRecovery(options: LangChainRecoveryOptions): LangChainRecovery {
   // The thread stands in for a missing runId, so the check sees a placeholder there.
-  validateRecoveryOptions({ ...options, runId: options?.runId ?? 'thread' });
+  validateRecoveryOptions(
+    { ...options, runId: options?.runId ?? 'thread' },
+    { warn: optionChecks.bool },
+  );
+  const { warn = true, ...core } = options;
   const binding = createRunBinding({
-    ...options,
+    ...core,
     recognisers: [...(options.recognisers ?? []), toolInvocationRecogniser],
   });
   const started = (): RecoveryRuntime => {
@@ -65,7 +76,7 @@ export function createRecovery(options: LangChainRecoveryOptions): LangChainReco
     get runId() {
       return binding.current?.runId;
     },
-    middleware: createRecoveryMiddleware(binding) as AgentMiddleware,
+    middleware: createRecoveryMiddleware(binding, { warn }) as AgentMiddleware,
     isStopped: () => binding.current?.isStopped() ?? false,
     outcome: () => started().outcome(),
     compensate: () => started().compensate(),

@@ -1,4 +1,4 @@
-import type { RecoveryRuntime } from '@recourse/core';
+import { policyFromAnnotations, type RecoveryRuntime } from '@recourse/core';
 import { createMiddleware } from 'langchain';
 import type { RunBinding } from './run-binding.js';
 import { runToolCall } from './run-tool-call.js';
@@ -18,9 +18,31 @@ function withGuidance(systemPrompt: string | undefined, guidance: string): strin
  * otherwise the model gets the run's guidance in its system prompt for that one call and
  * loses the tools that can no longer run (`wrapModelCall`).
  */
-export function createRecoveryMiddleware(binding: RunBinding) {
+export function createRecoveryMiddleware(binding: RunBinding, options: { warn: boolean }) {
   const unusable = (runtime: RecoveryRuntime, tools: readonly unknown[]) =>
     new Set(runtime.unusableTools(tools.map(toolName).filter((n) => n !== undefined)));
+  // The agent's tools, seen at the first model call: what MCP annotations say of each (below
+  // the user's own policy), and the policies that name no tool of the agent.
+  let registered = false;
+  const register = (runtime: RecoveryRuntime, tools: readonly unknown[]) => {
+    if (registered) return;
+    registered = true;
+    const names: string[] = [];
+    for (const tool of tools) {
+      const name = toolName(tool);
+      if (name === undefined) continue;
+      names.push(name);
+      const hints = policyFromAnnotations(tool);
+      if (hints) runtime.declareTool(name, hints);
+    }
+    for (const unused of runtime.registerTools(names)) {
+      if (!options.warn) continue;
+      const meant = unused.suggestion ? ` (did you mean "${unused.suggestion}"?)` : '';
+      console.warn(
+        `recourse: policies.${unused.tool} names no tool of the agent${meant}; that policy applies to nothing. createRecovery({ warn: false }) silences this.`,
+      );
+    }
+  };
 
   return createMiddleware({
     name: 'RecourseMiddleware',
@@ -31,6 +53,7 @@ export function createRecoveryMiddleware(binding: RunBinding) {
     },
     wrapModelCall: (request, handler) => {
       const runtime = binding.resolve(request.runtime);
+      register(runtime, request.tools);
       const closed = unusable(runtime, request.tools);
       const guidance = runtime.takeGuidance();
       if (closed.size === 0 && guidance === undefined) return handler(request);
