@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compareWithBaselines } from './chaos/chaos-metrics.js';
 import { defaultFaultMix } from './chaos/fault-schedule.js';
+import { perFaultTable } from './chaos/per-fault.js';
 import { type ChaosRun, runChaos } from './chaos/run-chaos.js';
 import { defaultAgentTurns, defaultDeadlineMs, defaultModelTurnMs } from './chaos/run-job.js';
 import { allStrategies } from './chaos/strategies/all-strategies.js';
@@ -45,7 +46,7 @@ for (const size of sizes) {
     runs.push(run);
   }
   compareWithBaselines(runs);
-  chaos.push({ ...size, metrics: runs.map((run) => run.metrics) });
+  chaos.push({ ...size, metrics: runs.map((run) => run.metrics), perFault: perFaultTable(runs) });
 }
 const overhead = runOverheadOnBuild({
   iterations: quick ? 2_000 : 20_000,

@@ -28,7 +28,8 @@ export const defaultFaultMix: FaultMix = {
 /** What goes wrong for one operation (a job's step). Decided once, by seed, per operation. */
 export type FaultPlan =
   | { kind: 'none' }
-  | { kind: 'timeout-before-write' | 'timeout-after-write' | 'rate-limited'; requests: number }
+  | { kind: 'timeout-before-write' | 'timeout-after-write'; requests: number }
+  | { kind: 'rate-limited'; requests: number; retryAfterS: number }
   | { kind: 'unavailable-burst'; burstMs: number }
   | { kind: 'validation' | 'forbidden' | 'stale-state' };
 
@@ -66,10 +67,15 @@ export function planFault(
   switch (kind) {
     case 'timeout-before-write':
     case 'timeout-after-write':
-    case 'rate-limited':
       return { kind, requests: 1 + Math.floor(extra * 3) };
+    case 'rate-limited': {
+      // Retry-After from 1 s to 40 s: what rate limiters of real APIs ask for.
+      const retryAfterS = 1 + Math.floor(drawFor(options.seed, operation, 'retry-after') * 40);
+      return { kind, requests: 1 + Math.floor(extra * 3), retryAfterS };
+    }
     case 'unavailable-burst':
-      return { kind, burstMs: 300 + Math.round(extra * 2_700) };
+      // From half a second to 20 s: a deploy, a failover, a restart.
+      return { kind, burstMs: 500 + Math.round(extra * 19_500) };
     default:
       return { kind };
   }

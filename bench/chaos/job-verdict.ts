@@ -11,6 +11,10 @@ export interface JobVerdict {
   correct: boolean;
   /** Every write whose outcome a fault left unknown can be proven or replayed (see below). */
   protected: boolean;
+  /** A request of the job reached the dependency while it was down. */
+  outage: boolean;
+  /** The faults the seeded schedule gave the job's steps, as per-fault rows (`faultRow`). */
+  faults: string[];
   /** For a job that did not complete correctly: what stopped it. */
   cause?: JobCause | undefined;
 }
@@ -56,6 +60,12 @@ export function judgeJob(
     status: result.status,
     correct,
     protected: isProtectedJob(result.jobId, faults),
+    outage: jobSteps.some(
+      (step) =>
+        (downstream.records.get(operationOf({ job: result.jobId, step: step.name }))
+          ?.outageRequests ?? 0) > 0,
+    ),
+    faults: plannedFaults(result.jobId, faults),
   };
   if (correct) return verdict;
   if (result.status === 'completed') {
@@ -84,6 +94,23 @@ export function judgeJob(
     reason: stop.turnsSpent ? `${stop.reason} (agent turns spent)` : stop.reason,
   };
   return verdict;
+}
+
+/**
+ * A fault as a row of the per-fault table: its kind, and for the faults that leave a
+ * write's outcome unknown, whether the write is guarded (idempotent or reconcilable) or not.
+ */
+export function faultRow(kind: string, step: StepSpec): string {
+  if (!outcomeUnknown.has(kind)) return kind;
+  return `${kind} (${step.guard === 'none' ? 'unguarded write' : step.kind === 'write' ? 'guarded write' : 'read'})`;
+}
+
+/** The faults the seeded schedule gives a job's steps; depends on no strategy. */
+export function plannedFaults(jobId: string, faults: FaultScheduleOptions): string[] {
+  return jobSteps.flatMap((step) => {
+    const plan = planFault(faults, operationOf({ job: jobId, step: step.name }), step);
+    return plan.kind === 'none' ? [] : [faultRow(plan.kind, step)];
+  });
 }
 
 function targetOf(step: StepSpec): string {

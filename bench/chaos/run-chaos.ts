@@ -3,9 +3,12 @@ import { Downstream } from './downstream.js';
 import type { FaultMix } from './fault-schedule.js';
 import { type JobVerdict, judgeJob } from './job-verdict.js';
 import { createPrng, drawFor, hashSeed } from './prng.js';
-import { type JobResult, runJob } from './run-job.js';
+import { defaultDeadlineMs, type JobResult, runJob } from './run-job.js';
 import type { Strategy } from './strategies/strategy.js';
 import { createVirtualTime } from './virtual-time.js';
+
+/** How long the `inventory` dependency is down (longer outages: `outageMs`; the amplification goal is per size, and a 50-job run has few operations to share one probe per interval). */
+export const defaultOutageMs = 3_000;
 
 export interface ChaosConfig {
   jobs: number;
@@ -43,7 +46,7 @@ export async function runChaos(
     outage: {
       dependency: 'inventory',
       startMs: outageStart,
-      endMs: outageStart + (config.outageMs ?? 3_000),
+      endMs: outageStart + (config.outageMs ?? defaultOutageMs),
     },
   });
   const realStart = performance.now();
@@ -51,7 +54,12 @@ export async function runChaos(
   let finished = 0;
   const step = Math.max(1, Math.ceil(config.jobs / 10));
   const results = await time.run(async () => {
-    const run = await strategy.start({ time, downstream, seed: config.seed });
+    const run = await strategy.start({
+      time,
+      downstream,
+      seed: config.seed,
+      deadlineMs: config.deadlineMs ?? defaultDeadlineMs,
+    });
     try {
       const jobs: Promise<JobResult>[] = [];
       for (let i = 0; i < config.jobs; i++) {

@@ -1,5 +1,6 @@
 import type { StrategyMetrics } from '../chaos/chaos-metrics.js';
 import { n, percent } from './format.js';
+import { perFaultSection } from './render-per-fault.js';
 import { type ChaosSize, defaultRecourse, sizeLabel } from './report-data.js';
 
 /** One row per strategy: correct completions first, then duplicates, then amplification. */
@@ -43,7 +44,7 @@ export function everySize(
   return sizes
     .map(
       (size) =>
-        `### ${sizeLabel(size)}\n\n${chaosTable(size)}\n\nReal time per strategy run (ms): ${size.metrics.map((m) => `${m.strategy} ${n(m.realMs)}`).join(', ')}.\n\n${causes(size)}`,
+        `### ${sizeLabel(size)}\n\n${chaosTable(size)}\n\n${perFaultSection(size)}\n\nReal time per strategy run (ms): ${size.metrics.map((m) => `${m.strategy} ${n(m.realMs)}`).join(', ')}.\n\n${causes(size)}`,
     )
     .join('\n\n');
 }

@@ -1,4 +1,5 @@
-import { type BenchResults, sizeLabel } from './report-data.js';
+import { bestBaseline } from './render-per-fault.js';
+import { type BenchResults, defaultRecourse, largestSize, sizeLabel } from './report-data.js';
 import { renderBarChart } from './svg-bar-chart.js';
 
 type Metrics = BenchResults['chaos'][number]['metrics'][number];
@@ -10,7 +11,27 @@ export function renderCharts(results: BenchResults): Record<string, string> {
     results.chaos.map((size) => ({ label: sizeLabel(size), values: size.metrics.map(pick) }));
   const calls = results.overhead.calls;
   const paths = results.overhead.paths;
+  const largest = largestSize(results);
+  const recourse = defaultRecourse(largest);
+  const faults = largest.perFault ?? [];
+  const share = (correct: number, jobs: number) => (100 * correct) / Math.max(1, jobs);
   return {
+    'per-fault.svg': renderBarChart({
+      title: `Single-fault jobs finished correctly, by fault (${sizeLabel(largest)})`,
+      categories: faults.map((row) => `${row.fault} (${row.jobs})`),
+      series: [
+        {
+          label: recourse?.strategy ?? 'recourse',
+          values: faults.map((row) => share(row.correct[recourse?.strategy ?? ''] ?? 0, row.jobs)),
+        },
+        {
+          label: 'best baseline of the row',
+          values: faults.map((row) => share(bestBaseline(row, largest).correct, row.jobs)),
+        },
+      ],
+      unit: '% of the row, higher is better',
+      format: (v) => `${v.toFixed(0)}%`,
+    }),
     'correct-completions.svg': renderBarChart({
       title: 'Correct completions (in time, every write exactly once)',
       categories: strategies,

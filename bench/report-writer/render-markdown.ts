@@ -1,6 +1,7 @@
 import { causePivot, causesSection } from './render-causes.js';
 import { chaosTable, everySize, headlineClaims } from './render-chaos.js';
 import { overheadIntro, overheadTables } from './render-overhead.js';
+import { perFaultSection } from './render-per-fault.js';
 import { type BenchResults, defaultRecourse, largestSize, sizeLabel } from './report-data.js';
 
 const columns = `*Correct completions*: jobs completed within the deadline with every write landed exactly once (a baseline's job with a duplicated write is not correct). *Protected jobs*: jobs in which every write whose outcome a fault left unknown is idempotent or reconcilable — recourse has every fact it needs there; *missed*: protected jobs some baseline finished correctly and this strategy did not. *Outage amplification*: downstream requests into the outage window per operation (job step) that sent any. *In doubt*: writes recourse handed to an operator (reconcile by hand), in brackets how many had landed.`;
@@ -21,6 +22,10 @@ ${chaosTable(largest)}
 ${columns}
 
 ![correct completions](bench/report/correct-completions.svg) ![duplicate writes](bench/report/duplicate-writes.svg) ![outage amplification](bench/report/outage-amplification.svg)
+
+Fault by fault (jobs that met exactly one fault; ⚠ where recourse finished fewer than the best baseline, explained in the report):
+
+![single-fault jobs by fault](bench/report/per-fault.svg)
 
 ${recourse ? `Why ${recourse.strategy} did not finish a job (fault × the contract's recommended recovery and code):\n\n${causePivot(recourse)}\n\n` : ''}Per call on the success path, on the build:
 
@@ -47,6 +52,12 @@ ${columns}
 ![duplicate writes](duplicate-writes.svg)
 ![outage amplification](outage-amplification.svg)
 ![wasted attempts](wasted-attempts.svg)
+
+## Fault by fault (${sizeLabel(largest)})
+
+![single-fault jobs by fault](per-fault.svg)
+
+${perFaultSection(largest)}
 
 ## Why recourse did not finish a job (${sizeLabel(largest)})
 

@@ -1,11 +1,14 @@
 import type { StrategyMetrics } from '../chaos/chaos-metrics.js';
 import type { FaultMix } from '../chaos/fault-schedule.js';
+import type { PerFaultRow } from '../chaos/per-fault.js';
 import type { OverheadResult } from '../overhead/run-overhead.js';
 
 export interface ChaosSize {
   jobs: number;
   rate: number;
   metrics: StrategyMetrics[];
+  /** Single-fault jobs by fault, every strategy's correct completions. */
+  perFault?: PerFaultRow[] | undefined;
 }
 
 /** The simulated agent every strategy shares. */

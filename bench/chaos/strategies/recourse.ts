@@ -69,8 +69,8 @@ export function createRecourseStrategy(options: RecourseStrategyOptions): Strate
   return {
     name: variant?.name ?? `recourse (${ledgerKind}${withBudget ? '' : ', no retry budget'})`,
     kind: 'recourse',
-    description: `recourse runtime, defaults (5 attempts within 30 s, 200 ms × 4ⁿ equal jitter${withBudget ? ', shared per-dependency retry budget with a half-open probe' : ', retry budget off'}), ${ledgerKind === 'memory' ? 'MemoryLedger' : 'SqliteLedger file'}`,
-    start({ time, downstream, seed }) {
+    description: `recourse runtime, defaults with the job's deadline as deadlineMs (every wait and retry within the job's time), 200 ms × 4ⁿ equal jitter capped at 60 s${withBudget ? ', shared per-dependency retry budget with a half-open probe' : ', retry budget off'}), ${ledgerKind === 'memory' ? 'MemoryLedger' : 'SqliteLedger file'}`,
+    start({ time, downstream, seed, deadlineMs }) {
       let directory: string | undefined;
       let ledger: Ledger;
       if (ledgerKind === 'sqlite') {
@@ -88,6 +88,8 @@ export function createRecourseStrategy(options: RecourseStrategyOptions): Strate
         createJob(jobId) {
           const runtime = createRecoveryRuntime({
             runId: jobId,
+            // The job's time limit, which the agent knows: recovery spends the job's time.
+            deadlineMs,
             ledger,
             policies,
             retry: { ...variant?.retry, budget },

@@ -46,6 +46,8 @@ export interface StrategyEnvironment {
   time: VirtualTime;
   downstream: Downstream;
   seed: number;
+  /** Every job's time limit from its arrival (what the agent knows it has). */
+  deadlineMs: number;
 }
 
 /** A recovery strategy under test: how one job's tool calls are retried. */

@@ -123,7 +123,13 @@ describe('a poison step stays poison before it runs', () => {
 
   it('after a restart: a new recovery on the same ledger refuses the same input, runs another', async () => {
     const ledger = new MemoryLedger();
-    const options = { runId: 'run-x3', ledger, policies: { extract: { sideEffects: false } } };
+    // Each invoice its own resource: the two reads of one turn are unrelated and run side by
+    // side (a read reaching everything would wait for the poison refusal, which stops the run).
+    const extract = {
+      sideEffects: false,
+      resource: (i: { invoice: string }) => `invoice:${i.invoice}`,
+    };
+    const options = { runId: 'run-x3', ledger, policies: { extract } };
     const first = await spendRepairBudget(options);
     expect(first.outcome()).toMatchObject({ status: 'FAILED', reason: 'POISON' });
 

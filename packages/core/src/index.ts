@@ -27,6 +27,7 @@ export {
   LedgerUnavailableError,
   RecourseError,
   type RecourseErrorCode,
+  ShellParserUnavailableError,
 } from './errors.js';
 // Idempotency keys
 export { canonicalJson } from './keys/canonical-json.js';
@@ -84,7 +85,6 @@ export type {
   ToolCallInfo,
   ToolPolicy,
 } from './runtime/options/recovery-options.js';
-export { policyFromAnnotations } from './runtime/options/tool-annotations.js';
 export { optionChecks, validateRecoveryOptions } from './runtime/options/validate-options.js';
 export type { CompensationReport } from './runtime/run/compensate.js';
 export type { EventListener, RecoveryEvent, RecoveryEventType } from './runtime/run/events.js';
@@ -130,6 +130,9 @@ export {
   type FailureClass,
   failureClasses,
   type JsonValue,
+  type PolicyFact,
+  policyFactOf,
+  policyFacts,
   type RecoveryAction,
   type RecoveryBudgets,
   recoveryActions,

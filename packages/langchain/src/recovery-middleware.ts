@@ -1,4 +1,4 @@
-import { policyFromAnnotations, type RecoveryRuntime } from '@recourse/core';
+import { policyFromAnnotations, type RecoveryRuntime } from '@recourse/core/adapter';
 import { createMiddleware } from 'langchain';
 import type { RunBinding } from './run-binding.js';
 import { runToolCall } from './run-tool-call.js';

@@ -37,6 +37,8 @@ export interface ContractInput {
   idempotencyKey?: string | undefined;
   resource?: string | undefined;
   nextPossibleAction?: string | undefined;
+  /** A write left in doubt with nothing to prove it: the read tools that can show the state. */
+  verifyWith?: readonly string[] | undefined;
   status?: RecoveryContract['status'] | undefined;
   /** A REPLAN closed plan `from` and opened `to`, invalidated by `observation`. */
   plan?: { from: number; to: number; observation: string } | undefined;
@@ -64,7 +66,8 @@ export function buildContract(input: ContractInput): RecoveryContract {
     attempts: input.attempts,
     idempotency_key: input.idempotencyKey,
     resource: input.resource,
-    next_possible_action: status === 'BLOCKED' ? input.nextPossibleAction : undefined,
+    next_possible_action:
+      status === 'BLOCKED' ? input.nextPossibleAction : verifyNext(input.verifyWith),
     invalidated_plan: input.plan?.from,
     plan_version: input.plan?.to,
     error_detail: classification.message ? quoteAsData(classification.message) : undefined,
@@ -116,7 +119,13 @@ function guidanceFor(input: ContractInput, status: RecoveryContract['status']): 
       break;
   }
   switch (decision.code) {
-    case 'RECONCILE_BY_HAND':
+    case 'RECONCILE_BY_HAND': {
+      const readers = input.verifyWith ?? [];
+      if (readers.length > 0) {
+        return `The outcome of ${tool} is unknown and it was not re-sent, because sending it again could do it twice. Find out whether it happened: read the current state with ${readers.join(' or ')}, or ask the user, and say what you found. Do not call ${tool} for this again.`;
+      }
+      return `The outcome of ${tool} is unknown and it was not re-sent, because sending it again could do it twice. Ask the user whether it happened, or leave it for a person to check the downstream system; do not call ${tool} for this again.`;
+    }
     case 'RECONCILE_FAILED':
       return `The outcome of ${tool} is unknown and it was not re-sent. A person must check the downstream system; do not call ${tool} for this again.`;
     case 'POISON':
@@ -126,6 +135,14 @@ function guidanceFor(input: ContractInput, status: RecoveryContract['status']): 
     default:
       return `${tool} is unavailable. The run is stopping; do not call it again.`;
   }
+}
+
+/** For a write left in doubt: the safe next step, naming the read tools when there are some. */
+function verifyNext(readers: readonly string[] | undefined): string | undefined {
+  if (readers === undefined) return undefined;
+  return readers.length > 0
+    ? `read the state with ${readers.join(' or ')}, or ask the user`
+    : 'ask the user whether it happened';
 }
 
 function dropUndefined<T extends object>(value: T): T {

@@ -439,3 +439,86 @@ describe('every rule beyond the decision table, as rows of the pure function', (
     ).toMatchObject(expected);
   });
 });
+
+describe("a run with a deadline spends the run's time, not the call's", () => {
+  const base: DecisionState = {
+    tool: 'tool',
+    failureClass: 'TRANSIENT',
+    sideEffects: false,
+    attempts: 1,
+    repairAttempts: 0,
+  };
+  const budgets: DecideOptions = { maxAttempts: 5, maxElapsedMs: 30_000, random: fixedRandom };
+  const rows: [string, Partial<DecisionState>, Partial<Decision>][] = [
+    [
+      'a 40 s Retry-After that fits in the 100 s left is waited, past the 30 s call budget',
+      { retryAfterMs: 40_000, timeLeftMs: 100_000, elapsedMs: 1_000 },
+      { action: 'RETRY', delayMs: 40_000 },
+    ],
+    [
+      'a 90 s Retry-After beyond the 60 s backoff cap is waited when the run has 100 s left',
+      { retryAfterMs: 90_000, timeLeftMs: 100_000 },
+      { action: 'RETRY', delayMs: 90_000 },
+    ],
+    [
+      'a 40 s Retry-After with 30 s left: not now',
+      { retryAfterMs: 40_000, timeLeftMs: 30_000 },
+      { action: 'ABORT', code: 'RETRY_AFTER_TOO_LONG' },
+    ],
+    [
+      'a burst that outlasts five attempts is retried while the backoff fits the time left',
+      { attempts: 7, timeLeftMs: 90_000, elapsedMs: 45_000 },
+      { action: 'RETRY', terminal: false },
+    ],
+    [
+      'the backoff outgrew the 30 s left: one more try halfway through them',
+      { attempts: 7, timeLeftMs: 30_000 },
+      { action: 'RETRY', delayMs: 15_000 },
+    ],
+    [
+      'the backoff is more than twice the time left: stop',
+      { attempts: 7, timeLeftMs: 20_000 },
+      { action: 'ABORT', code: 'TIME_BUDGET_EXHAUSTED' },
+    ],
+    [
+      "a call waits for the circuit's next probe while the run has time, past the call budget",
+      {
+        retryBudgetExhausted: true,
+        retryBudgetWaitMs: 2_000,
+        timeLeftMs: 50_000,
+        elapsedMs: 40_000,
+      },
+      { action: 'RETRY', delayMs: 2_000 },
+    ],
+    [
+      'a probe later than the time left: stop',
+      { retryBudgetExhausted: true, retryBudgetWaitMs: 2_000, timeLeftMs: 1_500 },
+      { action: 'ABORT', code: 'DEPENDENCY_RETRY_BUDGET_EXHAUSTED' },
+    ],
+    [
+      'a ledger that cannot be reached still stops at the attempts',
+      { code: 'LEDGER_UNAVAILABLE', attempts: 5, timeLeftMs: 100_000 },
+      { action: 'ABORT', code: 'LEDGER_UNAVAILABLE' },
+    ],
+    [
+      'a write in doubt is still never re-sent without a key or a reconcile',
+      { failureClass: 'UNKNOWN_OUTCOME', sideEffects: true, timeLeftMs: 100_000 },
+      { action: 'ABORT', code: 'RECONCILE_BY_HAND' },
+    ],
+    [
+      'a replay behind the key is bounded by the time left too',
+      { sideEffects: true, checkpoint: 'key-1', attempts: 6, timeLeftMs: 100_000 },
+      { action: 'REPLAY' },
+    ],
+  ];
+  it.each(rows)('%s', (_label, facts, expected) => {
+    expect(decideRecovery({ ...base, ...facts }, budgets)).toMatchObject(expected);
+  });
+
+  it('without a deadline the same burst ends at the attempts (the table row holds)', () => {
+    expect(decideRecovery({ ...base, attempts: 7, elapsedMs: 45_000 }, budgets)).toMatchObject({
+      action: 'ABORT',
+      code: 'ATTEMPTS_EXHAUSTED',
+    });
+  });
+});

@@ -1,9 +1,18 @@
 import { type RandomSource, systemRandom } from '../clock.js';
-import type { Decision, DecisionCode, DecisionState, RecoveryBudgets } from '../types.js';
+import {
+  type Decision,
+  type DecisionCode,
+  type DecisionState,
+  type PolicyFact,
+  policyFactOf,
+  type RecoveryBudgets,
+} from '../types.js';
 import { type BackoffOptions, computeBackoff, validateBackoff } from './backoff.js';
 
 export const defaultMaxAttempts = 3;
 export const defaultRepairBudget = 2;
+/** The shortest wait before a last try in the run's time left. */
+const lastTryMinMs = 1_000;
 
 export interface DecideOptions extends RecoveryBudgets {
   /**
@@ -32,7 +41,8 @@ export interface DecideOptions extends RecoveryBudgets {
  * 6. in doubt → RECONCILE, else REPLAY behind the key, else ABORT (reconcile by hand)
  * 7. proven not to have happened, or TRANSIENT → RETRY within the attempts, the time
  *    budget, the dependency's budget (or wait for its probe) and the server's
- *    Retry-After; else FALLBACK or ABORT
+ *    Retry-After — with a run deadline, within the run's time left instead of the
+ *    attempts and the call's budget; else FALLBACK or ABORT
  * 8. STALE_STATE → REOBSERVE
  * 9. VALIDATION → REPAIR
  * 10. UNKNOWN_OUTCOME → ABORT (nothing can prove what happened)
@@ -41,7 +51,8 @@ export interface DecideOptions extends RecoveryBudgets {
 export function decideRecovery(state: DecisionState, options: DecideOptions = {}): Decision {
   const maxAttempts = options.maxAttempts ?? defaultMaxAttempts;
   const repairBudget = options.repairBudget ?? defaultRepairBudget;
-  const { failureClass, code } = state;
+  const { failureClass } = state;
+  const fact = policyFactOf(state.code);
 
   if (failureClass !== 'TRANSIENT' && state.repairAttempts >= repairBudget) {
     return options.onPoison === 'replan'
@@ -60,10 +71,10 @@ export function decideRecovery(state: DecisionState, options: DecideOptions = {}
       'the ledger could not say how often this failure was repaired, so it may be poison: nothing more is sent',
     );
   }
-  if (code === 'LEASE_LOST' || code === 'IN_FLIGHT' || code === 'RESULT_NOT_STORED') {
-    return next('REOBSERVE', code, ownedElsewhere[code]);
+  if (fact === 'LEASE_LOST' || fact === 'IN_FLIGHT' || fact === 'RESULT_NOT_STORED') {
+    return next('REOBSERVE', fact, ownedElsewhere[fact]);
   }
-  if (code === 'IDEMPOTENCY_CONFLICT') {
+  if (fact === 'IDEMPOTENCY_CONFLICT') {
     return next(
       'REPLAN',
       'IDEMPOTENCY_CONFLICT',
@@ -107,11 +118,14 @@ export function decideRecovery(state: DecisionState, options: DecideOptions = {}
   return next('REPLAN', 'REPLAN', 'the action cannot succeed as asked: the plan needs to change');
 }
 
-const ownedElsewhere = {
+const ownedElsewhere: Record<
+  Extract<PolicyFact, 'LEASE_LOST' | 'IN_FLIGHT' | 'RESULT_NOT_STORED'>,
+  string
+> = {
   LEASE_LOST: 'the claim was taken over by another worker; its result will be the result',
   IN_FLIGHT: 'another worker holds this write; wait for its result',
   RESULT_NOT_STORED: 'the write completed but its result was not stored: read the state',
-} as const;
+};
 
 /**
  * Sending again: a RETRY of a call that provably changed nothing, or a REPLAY of a write
@@ -126,15 +140,23 @@ function decideResend(
   action: 'RETRY' | 'REPLAY',
 ): Decision {
   const replay = action === 'REPLAY';
+  const ledgerDown = policyFactOf(state.code) === 'LEDGER_UNAVAILABLE';
   const canFallBack = state.hasFallback && !replay;
   const stopped = (code: DecisionCode, reason: string) =>
     canFallBack && code !== 'LEDGER_UNAVAILABLE' ? fallback(reason) : abort(code, reason);
   const notNow = () => (canFallBack ? fallback('not now') : tooLong(state));
   const elapsed = state.elapsedMs ?? 0;
+  // A run with a deadline spends its own time: a wait fits while the run has time left,
+  // and attempts are bounded by that time and the dependency's circuit, not by a count
+  // that a long burst outlasts. Without one, the call's attempts and time budget bound it.
+  const timeLeft = state.timeLeftMs;
   const fits = (delayMs: number) =>
-    options.maxElapsedMs === undefined || elapsed + delayMs <= options.maxElapsedMs;
-  if (state.attempts >= maxAttempts) {
-    return state.code === 'LEDGER_UNAVAILABLE'
+    timeLeft !== undefined
+      ? delayMs < timeLeft
+      : options.maxElapsedMs === undefined || elapsed + delayMs <= options.maxElapsedMs;
+  const countBounds = timeLeft === undefined || ledgerDown;
+  if (countBounds && state.attempts >= maxAttempts) {
+    return ledgerDown
       ? stopped('LEDGER_UNAVAILABLE', 'the ledger could not be reached; the write was not sent')
       : stopped(
           'ATTEMPTS_EXHAUSTED',
@@ -159,26 +181,50 @@ function decideResend(
   const retry = withDelay(
     replay
       ? next('REPLAY', 'REPLAY', `re-run behind idempotency key ${state.checkpoint}`)
-      : next('RETRY', 'RETRY', 'transport fault, nothing landed: retry after a backoff'),
+      : next('RETRY', 'RETRY', retryReason(state)),
     state,
     options,
   );
   if (retry.delayMs === undefined) return notNow();
   if (!fits(retry.delayMs)) {
-    return (state.retryAfterMs ?? 0) > (options.maxElapsedMs ?? 0) - elapsed
-      ? notNow()
-      : stopped(
+    const left = timeLeft ?? (options.maxElapsedMs ?? 0) - elapsed;
+    if ((state.retryAfterMs ?? 0) > left) return notNow();
+    // The backoff outgrew the run's time left by less than half: one more try halfway
+    // through what is left (a burst may end before the deadline does), then no more.
+    if (
+      timeLeft !== undefined &&
+      state.retryAfterMs === undefined &&
+      timeLeft / 2 >= lastTryMinMs &&
+      timeLeft >= retry.delayMs / 2
+    )
+      return { ...retry, delayMs: Math.floor(timeLeft / 2) };
+    return timeLeft === undefined
+      ? stopped(
           'TIME_BUDGET_EXHAUSTED',
           "the call's time budget for recovering is spent; a longer wait would not help it",
+        )
+      : stopped(
+          'TIME_BUDGET_EXHAUSTED',
+          "the run's time left is shorter than the next wait; a longer wait would not help it",
         );
   }
   return retry;
 }
 
+/** Why the same call may go again, in the words of what failed. */
+function retryReason(state: DecisionState): string {
+  if (state.reconciled === 'not_happened') {
+    return 'the reconcile read shows the write did not land: send it again after a backoff';
+  }
+  const what = state.code ? `transient failure (${state.code})` : 'transient failure';
+  return `${what} that changed nothing: try again after a backoff`;
+}
+
 function tooLong(state: DecisionState): Decision {
+  const beyond = state.timeLeftMs === undefined ? 'the backoff cap' : "the run's time left";
   return abort(
     'RETRY_AFTER_TOO_LONG',
-    `the server asked to wait ${state.retryAfterMs} ms, beyond the backoff cap: not retrying now`,
+    `the server asked to wait ${state.retryAfterMs} ms, beyond ${beyond}: not retrying now`,
   );
 }
 
@@ -190,7 +236,11 @@ function withDelay(decision: Decision, state: DecisionState, options: DecideOpti
     options.random ?? systemRandom,
     state.retryAfterMs,
   );
-  return backoff.retry ? { ...decision, delayMs: backoff.delayMs } : decision;
+  if (backoff.retry) return { ...decision, delayMs: backoff.delayMs };
+  // A run with a deadline waits out a long Retry-After when it fits in the time left.
+  if (state.timeLeftMs !== undefined && state.retryAfterMs !== undefined)
+    return { ...decision, delayMs: state.retryAfterMs };
+  return decision;
 }
 
 function fallback(why: string): Decision {

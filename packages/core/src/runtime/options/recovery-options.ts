@@ -92,6 +92,12 @@ export interface ToolPolicy<Input = any, Output = any> {
   dependency?: string | undefined;
   /** Names what the result lacks when the fallback is used (PARTIAL_RESULT). */
   missingEvidence?: string | undefined;
+  /**
+   * Read tools that show whether this write landed (a list by idempotency key, an outbox),
+   * named to the model when the write is left in doubt with no `reconcile` and no
+   * `idempotent`: the one safe way on. Default: the read tools of the same `dependency`.
+   */
+  verifyWith?: string | readonly string[] | undefined;
 }
 
 /** The runtime's retry defaults (the pure `decideRecovery` keeps 3 attempts and no time budget). */
@@ -152,6 +158,15 @@ export interface RecoveryOptions {
   recognisers?: readonly Recogniser[] | undefined;
   /** How long a duplicate waits for an in-flight write before reporting it. Default 5 s. */
   inFlightWaitMs?: number | undefined;
+  /**
+   * How long the run has, in ms from its creation (a request's deadline, a job's time
+   * limit). Recovery then spends the run's time instead of the call's: a Retry-After that
+   * fits in what is left is waited, however long; a transient failure is retried until the
+   * next wait would not fit (the dependency's circuit still bounds what is sent), and a
+   * call waits for the circuit's next probe while it has time. `retry.maxAttempts` and
+   * `retry.maxElapsedMs` no longer bound a retry then. Default: none (the call's budgets).
+   */
+  deadlineMs?: number | undefined;
   /**
    * How long one ledger operation (a claim, storing a result, reading the run's facts or
    * repair counts) may take before the runtime stops waiting for it. Default 5 s. A claim

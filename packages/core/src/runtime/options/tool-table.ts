@@ -29,6 +29,11 @@ export interface ToolTable {
   declare(toolName: string, policy: ToolPolicy, layer?: 'own' | 'hints'): void;
   /** Names with a policy of their own. */
   readonly named: readonly string[];
+  /**
+   * The read tools that can show whether a write of `tool` landed: its `verifyWith`, else
+   * the declared reads of the same dependency.
+   */
+  verifiersOf(tool: ResolvedTool): readonly string[];
 }
 
 export function createToolTable(options: RecoveryOptions): ToolTable {
@@ -81,5 +86,14 @@ export function createToolTable(options: RecoveryOptions): ToolTable {
       resolved.delete(name);
     },
     named: Object.keys(own),
+    verifiersOf(tool) {
+      const named = tool.policy.verifyWith;
+      if (named !== undefined) return typeof named === 'string' ? [named] : [...named];
+      const known = new Set([...Object.keys(own), ...wrapped.keys(), ...hints.keys()]);
+      return [...known].filter((name) => {
+        const other = this.resolve(name);
+        return other.effects === 'read' && other.dependency === tool.dependency;
+      });
+    },
   };
 }

@@ -53,6 +53,8 @@ export const policyShape: Shape = {
   timeoutMs: duration,
   dependency: text,
   missingEvidence: text,
+  verifyWith: (value, field) =>
+    typeof value === 'string' ? text(value, field) : strings(value, field),
 };
 
 const retryShape: Shape = {
@@ -112,6 +114,7 @@ const coreShape: Shape = {
     }
   },
   inFlightWaitMs: count(0),
+  deadlineMs: duration,
   ledgerTimeoutMs: duration,
   tracer: (value, field) => {
     if (value !== false) methods('an OpenTelemetry Tracer (or false)', 'startSpan')(value, field);

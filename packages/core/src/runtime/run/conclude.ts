@@ -1,7 +1,6 @@
 import { buildContract, type RecoveryContract } from '../../contract/recovery-contract.js';
 import type { Classification, Decision } from '../../types.js';
-import type { Call } from '../call/call.js';
-import type { CallEnding, StopRequest } from '../call/call-ending.js';
+import type { Call, CallEnding, StopRequest } from '../call/call.js';
 import type { ToolCallResult } from '../call/tool-call.js';
 import { buildOutcome } from './build-outcome.js';
 import { concludeSuccess } from './conclude-success.js';
@@ -17,6 +16,8 @@ export interface ConcludeParts {
   repairBudget: number;
   onDenial: 'stop' | 'continue';
   nextPossibleAction: string;
+  /** Read tools that show whether a write of the named tool landed (see `verifyWith`). */
+  verifiersOf: (call: Call) => readonly string[];
 }
 
 export interface Concluder {
@@ -71,6 +72,7 @@ export function createConcluder(parts: ConcludeParts): Concluder {
       idempotencyKey: ending.key,
       resource: refusal && !refusal.resource.startsWith('(') ? refusal.resource : undefined,
       nextPossibleAction: parts.nextPossibleAction,
+      verifyWith: decision.code === 'RECONCILE_BY_HAND' ? parts.verifiersOf(call) : undefined,
       status: ending.status ?? (denied ? 'BLOCKED' : undefined),
       plan,
     });
@@ -94,6 +96,7 @@ export function createConcluder(parts: ConcludeParts): Concluder {
           type: 'call.blocked',
           resource: refusal.resource,
           reason: decision.code,
+          input: call.request.input,
           at: parts.now(),
         });
       }
