@@ -13,6 +13,11 @@ import { runSagaExample } from './ai-sdk/saga.js';
 import { runOpenAIChargeExample } from './openai/charge.js';
 import { runOpenAIGithubExample } from './openai/github.js';
 import { runOpenAIRefundExample } from './openai/refund.js';
+import {
+  runAgentsGithubExample,
+  runAgentsRefundExample,
+  runAgentsRepairExample,
+} from './openai-agents/agents-sdk.js';
 import { runOtelExample } from './otel/trace.js';
 
 // `./run.sh demo github` runs the examples whose title starts with a given word;
@@ -28,6 +33,12 @@ const all = [
   ['merge: 412 branch is behind → re-observe → merge', runMergeExample],
   ['refund through the OpenAI SDK (Responses API)', runOpenAIRefundExample],
   ['github through the OpenAI SDK (Chat Completions)', runOpenAIGithubExample],
+  ['agents refund: the OpenAI Agents SDK, the refund reconciled', runAgentsRefundExample],
+  ['agents github: the OpenAI Agents SDK, a 403 blocks the shell bypass', runAgentsGithubExample],
+  [
+    'agents repair: the OpenAI Agents SDK, a 422 repaired through the model',
+    runAgentsRepairExample,
+  ],
   ['flaky: run test → FAIL, same signature ×3 → poison, the run stops', runFlakyTestExample],
   ['flaky, replanning: the same FAIL rejects the hypothesis → plan v2', runFlakyTestReplanExample],
   [

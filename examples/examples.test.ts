@@ -14,6 +14,11 @@ import { runSagaExample } from './ai-sdk/saga.js';
 import { runOpenAIChargeExample } from './openai/charge.js';
 import { runOpenAIGithubExample } from './openai/github.js';
 import { runOpenAIRefundExample } from './openai/refund.js';
+import {
+  runAgentsGithubExample,
+  runAgentsRefundExample,
+  runAgentsRepairExample,
+} from './openai-agents/agents-sdk.js';
 import { runOtelExample } from './otel/trace.js';
 
 // The examples are the demo; these keep them honest (offline, scripted provider).
@@ -122,6 +127,24 @@ describe.skipIf(process.env.OPENAI_API_KEY)('examples (offline)', () => {
     const { outcome, executed } = await runOpenAIGithubExample(quiet);
     expect(executed).toEqual(['github_api acme/secret']);
     expect(outcome.status).toBe('BLOCKED');
+  });
+
+  it('the OpenAI Agents SDK examples: one refund, the bypass blocked, the 422 repaired', async () => {
+    const undeclared: string[] = [];
+    const observe = (event: RecoveryEvent) => {
+      if (event.type === 'policy.undeclared') undeclared.push(event.tool);
+    };
+    const refund = await runAgentsRefundExample(quiet, observe);
+    expect(refund.refunds).toHaveLength(1);
+    expect(refund.outcome.status).toBe('COMPLETED');
+    const github = await runAgentsGithubExample(quiet, observe);
+    expect(github.executed).toEqual(['github_api acme/secret']);
+    expect(github.outcome.status).toBe('BLOCKED');
+    expect(github.finalOutput).toBe(github.outcome.summary);
+    const repair = await runAgentsRepairExample(quiet, observe);
+    expect(repair.created).toEqual(['Ada Lovelace']);
+    expect(repair.outcome.status).toBe('COMPLETED');
+    expect(undeclared).toEqual([]);
   });
 
   it('the OpenAI SDK examples declare sideEffects on every tool too', async () => {

@@ -162,6 +162,8 @@ function describe(
         'yellow',
         `• policies.${event.tool} names no wrapped tool${event.suggestion ? ` (did you mean "${event.suggestion}"?)` : ''}`,
       );
+    case 'tool.failures-hidden':
+      return paint('yellow', `• ${event.tool} hides its failures from recourse: ${event.reason}`);
     case 'resource.failed':
       // The missing shell parser has said so on the console already, once per process.
       return event.code === 'SHELL_PARSER_UNAVAILABLE'

@@ -59,6 +59,8 @@ export type RecoveryEvent =
     }
   | { type: 'policy.undeclared'; runId: string; tool: string; at: number }
   | { type: 'policy.unused'; runId: string; tool: string; suggestion?: string; at: number }
+  /** A tool whose framework turns its failures into text before recourse sees them (once per tool). */
+  | { type: 'tool.failures-hidden'; runId: string; tool: string; reason: string; at: number }
   /**
    * A policy's resource function threw (once per tool and run): its calls reach everything
    * (fail closed). `code` is a recourse error's code (`SHELL_PARSER_UNAVAILABLE`) or the
