@@ -29,10 +29,6 @@ export default defineConfig({
       tsconfig: './tsconfig.json',
       ignoreSourceErrors: true,
     },
-    // `@recourse/core` loads `@recourse/shell` with a synchronous `require` on first use
-    // (see core's shell-resources.ts). Vite's module runner does not see a `require`, so
-    // Node itself resolves it: to the TypeScript sources, which tsx's require hook compiles.
-    execArgv: ['--conditions=recourse-source', '--require', 'tsx/cjs'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     // @opentelemetry/api's ESM build (imported by ai@5/ai@6 and by the OpenTelemetry SDK)

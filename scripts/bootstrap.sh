@@ -76,7 +76,7 @@ log "node $(node --version), pnpm $(pnpm --version)"
 if [ -f "$ROOT/node_modules/.modules.yaml" ]; then
   pnpm install --frozen-lockfile --prefer-offline --reporter=silent >&2
 else
-  log "installing the dependencies from the lockfile (about 250 packages, ~330 MB on disk; the first time a minute or more, later seconds)"
+  log "installing the dependencies from the lockfile (about 400 packages, ~500 MB on disk; the first time a minute or more, later seconds)"
   started=$SECONDS
   with_progress "installing dependencies" "$ROOT/node_modules" \
     pnpm install --frozen-lockfile --prefer-offline --reporter=append-only ||

@@ -32,6 +32,9 @@ export interface OperationRecord {
   plan: FaultPlan;
   requests: number;
   firstRequestAt: number | undefined;
+  /** Rate limited: refusals given so far, and until when the last one asked to wait. */
+  refusals: number;
+  limitedUntil: number;
   /** Effects that landed. More than one for a write is a duplicate write. */
   applied: number;
   /** Idempotency keys of landed requests: what dedupe and reconcile look up. */
@@ -87,6 +90,8 @@ export class Downstream {
         plan: planFault(this.#options.faults, operation, step),
         requests: 0,
         firstRequestAt: undefined,
+        refusals: 0,
+        limitedUntil: 0,
         applied: 0,
         keys: new Set(),
         outageRequests: 0,
@@ -140,7 +145,18 @@ export class Downstream {
         }
         break;
       case 'rate-limited':
-        if (n <= plan.requests) return fail(429, { 'retry-after': String(plan.retryAfterS) });
+        // A limiter refuses `requests` times, each time for `retryAfterS`, and refuses a
+        // request that comes back early too, naming the wait that is left: ignoring
+        // Retry-After buys nothing.
+        if (at < record.limitedUntil) {
+          const left = Math.ceil((record.limitedUntil - at) / 1_000);
+          return fail(429, { 'retry-after': String(left) });
+        }
+        if (record.refusals < plan.requests) {
+          record.refusals++;
+          record.limitedUntil = at + plan.retryAfterS * 1_000;
+          return fail(429, { 'retry-after': String(plan.retryAfterS) });
+        }
         break;
       case 'unavailable-burst':
         if (at < record.firstRequestAt + plan.burstMs) return fail(503);

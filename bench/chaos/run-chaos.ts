@@ -7,8 +7,8 @@ import { defaultDeadlineMs, type JobResult, runJob } from './run-job.js';
 import type { Strategy } from './strategies/strategy.js';
 import { createVirtualTime } from './virtual-time.js';
 
-/** How long the `inventory` dependency is down: long enough to outlast a call's own retries. */
-export const defaultOutageMs = 20_000;
+/** How long the `inventory` dependency is down (longer outages: `outageMs`; the amplification goal is per size, and a 50-job run has few operations to share one probe per interval). */
+export const defaultOutageMs = 3_000;
 
 export interface ChaosConfig {
   jobs: number;
@@ -18,7 +18,7 @@ export interface ChaosConfig {
   mix?: FaultMix | undefined;
   /** Mean virtual time between job arrivals. Default 200 ms. */
   arrivalGapMs?: number | undefined;
-  /** The outage of the `inventory` dependency, starting at 40 % of the arrival span. Default 20 s. */
+  /** The outage of the `inventory` dependency, starting at 40 % of the arrival span. Default 3 s. */
   outageMs?: number | undefined;
   /** Every strategy's per-job deadline, virtual ms from arrival. Default 120 s. */
   deadlineMs?: number | undefined;

@@ -1,5 +1,6 @@
-// A stranger's first hour, automated: the packed tarballs installed with plain npm into a
-// project outside the workspace, typechecked with `moduleResolution: nodenext`, `strict`
+// A stranger's first hour, automated: the packed tarballs installed into a project outside
+// the workspace with the README's own `npm i` lines (scripts/release/install-lines.ts, which
+// the README is checked against), no overrides, typechecked with `moduleResolution: nodenext`, `strict`
 // and no `skipLibCheck`, then agents run with plain `node` (no custom conditions) against
 // a scripted provider. The README quick starts are compiled there too.
 //
@@ -11,6 +12,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { installLines, tarballName } from '../../scripts/release/install-lines.js';
 import { packPackages } from '../../scripts/release/pack-packages.js';
 import {
   listPublishedPackages,
@@ -23,6 +25,14 @@ const { values } = parseArgs({
   options: { tarballs: { type: 'string' }, keep: { type: 'boolean', default: false } },
 });
 const here = import.meta.dirname;
+// What the consumer project has of its own, beside what the README's lines install.
+const ownPackages = new Set([
+  '@ai-sdk/openai',
+  '@types/json-schema',
+  '@types/node',
+  '@types/pg',
+  'typescript',
+]);
 const timings: [string, number][] = [];
 
 function step<T>(label: string, action: () => T): T {
@@ -33,10 +43,29 @@ function step<T>(label: string, action: () => T): T {
   return result;
 }
 
-/** A child process with the user's plain environment: no --conditions from NODE_OPTIONS. */
-function sh(command: string, args: string[], cwd: string): void {
+/** The user's plain environment: no --conditions from NODE_OPTIONS. */
+function plainEnvironment(): NodeJS.ProcessEnv {
   const { NODE_OPTIONS: _, ...env } = process.env;
-  execFileSync(command, args, { cwd, env, stdio: 'inherit' });
+  return env;
+}
+
+function sh(command: string, args: string[], cwd: string): void {
+  execFileSync(command, args, { cwd, env: plainEnvironment(), stdio: 'inherit' });
+}
+
+/** A README line, run as written. npm's quiet settings come from the environment. */
+function runLine(line: string, cwd: string): void {
+  execFileSync('sh', ['-c', line], {
+    cwd,
+    stdio: 'inherit',
+    env: {
+      ...plainEnvironment(),
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
+      npm_config_prefer_offline: 'true',
+      npm_config_loglevel: 'error',
+    },
+  });
 }
 
 const packages = listPublishedPackages(repositoryRoot);
@@ -44,16 +73,13 @@ const tarballDir = values.tarballs
   ? path.resolve(values.tarballs)
   : step('pack every package', () => {
       const dir = mkdtempSync(path.join(os.tmpdir(), 'recourse-tarballs-'));
-      packPackages(repositoryRoot, dir);
+      packPackages(repositoryRoot, dir, (line) => console.log(`consumer: ${line}`));
       return dir;
     });
-const tarballs = new Map(
-  packages.map((pkg) => {
-    const file = `${pkg.name.replace(/^@/, '').replace('/', '-')}-${pkg.version}.tgz`;
-    if (!readdirSync(tarballDir).includes(file)) throw new Error(`${file} is not in ${tarballDir}`);
-    return [pkg.name, path.join(tarballDir, file)];
-  }),
-);
+for (const pkg of packages) {
+  const file = tarballName(pkg);
+  if (!readdirSync(tarballDir).includes(file)) throw new Error(`${file} is not in ${tarballDir}`);
+}
 
 const project = mkdtempSync(path.join(os.tmpdir(), 'recourse-consumer-'));
 try {
@@ -65,11 +91,10 @@ try {
     const manifest = JSON.parse(
       readFileSync(path.join(here, 'package.json'), 'utf8'),
     ) as PackageManifest;
-    const fromRegistry = (ranges: Record<string, string> = {}) =>
-      Object.fromEntries(
-        Object.entries(ranges).filter(([, range]) => !range.startsWith('workspace:')),
-      );
-    const local = Object.fromEntries([...tarballs].map(([name, file]) => [name, `file:${file}`]));
+    // The project's own choices (a provider package, TypeScript and types); recourse and
+    // what it needs come from the README's lines below, never from this file.
+    const own = (ranges: Record<string, string> = {}) =>
+      Object.fromEntries(Object.entries(ranges).filter(([name]) => ownPackages.has(name)));
     writeFileSync(
       path.join(project, 'package.json'),
       `${JSON.stringify(
@@ -77,11 +102,8 @@ try {
           name: 'recourse-consumer',
           private: true,
           type: 'module',
-          dependencies: { ...fromRegistry(manifest.dependencies), ...local },
-          devDependencies: fromRegistry(manifest.devDependencies),
-          // The adapters' own `@recourse/core` dependency must be the tarball too, never a
-          // registry copy of the same name.
-          overrides: Object.fromEntries([...tarballs.keys()].map((name) => [name, `$${name}`])),
+          dependencies: own(manifest.dependencies),
+          devDependencies: own(manifest.devDependencies),
         },
         null,
         2,
@@ -89,13 +111,11 @@ try {
     );
   });
 
-  step('npm install (the tarballs, and the rest from the registry)', () =>
-    sh(
-      'npm',
-      ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'],
-      project,
-    ),
-  );
+  for (const line of installLines(packages, tarballDir)) {
+    step(`${line.label}: ${line.command.replaceAll(`${tarballDir}/`, '')}`, () =>
+      runLine(line.command, project),
+    );
+  }
 
   step('the agents need nothing but their adapter', () => {
     for (const file of readdirSync(path.join(project, 'src'))) {

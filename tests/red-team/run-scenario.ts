@@ -30,20 +30,27 @@ const callsPerTurn = 12;
 /**
  * Runs a scenario through the real AI SDK loop against the scripted provider: turn 1 makes
  * the denied calls, then the bypass and legitimate calls follow interleaved, several parallel
- * calls per turn over successive turns, and the model finishes with text. `onDenial:
+ * calls per turn over successive turns (with `oneTurn`, all of them in the denials' turn),
+ * and the model finishes with text. `onDenial:
  * 'continue'`, so that legitimate work goes on after the denials.
  */
 export async function runScenario(
   provider: ScriptedProvider,
   scenario: Scenario,
+  options: { oneTurn?: boolean } = {},
 ): Promise<ScenarioReport> {
   const denials = scenario.denials.map((route, i) => ({ route, id: `deny_${i}` }));
   const bypass = scenario.bypass.map((route, i) => ({ route, id: `bypass_${i}` }));
   const legit = scenario.legit.map((route, i) => ({ route, id: `legit_${i}` }));
   const mixed = interleave(bypass, legit);
   const turns: ScriptedToolCall[][] = [denials.map(scripted)];
-  for (let i = 0; i < mixed.length; i += callsPerTurn) {
-    turns.push(mixed.slice(i, i + callsPerTurn).map(scripted));
+  if (options.oneTurn) {
+    // Every call in the denials' own turn, which the SDK runs side by side.
+    turns[0]!.push(...mixed.map(scripted));
+  } else {
+    for (let i = 0; i < mixed.length; i += callsPerTurn) {
+      turns.push(mixed.slice(i, i + callsPerTurn).map(scripted));
+    }
   }
   provider.reset([...turns, text('done')]);
 

@@ -31,6 +31,7 @@ function hangingLedger(inner: MemoryLedger, hang: 'claim' | 'complete'): Ledger 
     getRepairs: (runId, fingerprint) => inner.getRepairs(runId, fingerprint),
     addFact: (runId, kind, id, fact) => inner.addFact(runId, kind, id, fact),
     listFacts: (runId) => inner.listFacts(runId),
+    close: () => inner.close(),
   };
 }
 

@@ -170,6 +170,67 @@ describe('calls of one turn (ai@7)', () => {
     expect(shop.requests).not.toContain('payment p-1');
   });
 
+  it('a call the SDK refused (invalid input) holds nothing: the write after it runs', async () => {
+    provider.reset([
+      [
+        toolCall('refund_payment', { paymentId: 42 }),
+        toolCall('send_email', { to: 'customer@example.test' }),
+      ],
+      text('done'),
+    ]);
+    const { shop, recovery, tools } = setUp();
+    await generateText({
+      model: chat(),
+      prompt: 'Refund and tell the customer',
+      tools,
+      stopWhen: [isStepCount(2), recovery.stopWhen],
+      prepareStep: recovery.prepareStep,
+    });
+    expect(shop.requests).toEqual(['email customer@example.test']);
+  });
+
+  it("an earlier call that never settles: the run's abort ends the wait, the write never runs", async () => {
+    provider.reset([
+      [
+        toolCall('read_file', { path: '/srv/app/a.txt' }),
+        toolCall('send_email', { to: 'x@y.test' }),
+      ],
+      text('done'),
+    ]);
+    const { shop } = setUp();
+    const recovery = createRecovery({ runId: 'run-turn-abort', policies: turnPolicies });
+    let started!: () => void;
+    const readStarted = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const tools = recovery.tools({
+      // Hangs until the run is aborted.
+      read_file: tool({
+        ...shop.tools.read_file,
+        execute: (_input, { abortSignal }) =>
+          new Promise<string>((_resolve, reject) => {
+            started();
+            abortSignal?.addEventListener('abort', () => reject(abortSignal.reason));
+          }),
+      }),
+      send_email: tool(shop.tools.send_email),
+    });
+    const controller = new AbortController();
+    const run = generateText({
+      model: chat(),
+      prompt: 'Read, then mail',
+      tools,
+      abortSignal: controller.signal,
+      stopWhen: [isStepCount(2), recovery.stopWhen],
+    });
+    await readStarted;
+    await new Promise((resolve) => setImmediate(resolve)); // the email has joined and waits
+    const reason = new Error('user cancelled');
+    controller.abort(reason);
+    await expect(run).rejects.toBe(reason);
+    expect(shop.requests).toEqual([]);
+  });
+
   it('rejects a parallelWrites that is not a boolean, naming it', () => {
     expect(() =>
       createRecovery({ runId: 'r', parallelWrites: 'yes' as unknown as boolean }),

@@ -9,7 +9,8 @@ export type RecourseErrorCode =
   | 'NO_SUCH_TOOL'
   | 'INVALID_TOOL_INPUT'
   | 'MCP_TOOL_ERROR'
-  | 'OUTSIDE_CALL';
+  | 'OUTSIDE_CALL'
+  | 'SHELL_PARSER_UNAVAILABLE';
 
 /** `isInstance` for one class, by its own `Symbol.for` marker (survives duplicate copies). */
 function hasMarker(value: unknown, marker: symbol): boolean {
@@ -78,15 +79,31 @@ export class LeaseLostError extends RecourseError {
 
 const ledgerUnavailableMarker = Symbol.for('recourse.error.ledger-unavailable');
 
-/** The ledger could not be reached. Classified as TRANSIENT; never executes without a claim. */
+/**
+ * The ledger could not be reached. Classified as TRANSIENT; never executes without a claim.
+ * The message names the store and, when known, where it is (`target`: a SQLite path, a
+ * PostgreSQL or Redis host:port, never credentials); `cause` is the store's own error.
+ */
 export class LedgerUnavailableError extends RecourseError {
   readonly [ledgerUnavailableMarker] = true;
   readonly store: string;
+  /** The SQLite file, or the host:port of the server. */
+  readonly target: string | undefined;
 
-  constructor(store: string, message: string, options?: { cause?: unknown }) {
-    super('LEDGER_UNAVAILABLE', `${store} ledger unavailable: ${message}`, options);
+  constructor(
+    store: string,
+    message: string,
+    options?: { cause?: unknown; target?: string | undefined },
+  ) {
+    const where = options?.target === undefined ? '' : ` (${options.target})`;
+    super(
+      'LEDGER_UNAVAILABLE',
+      `${store} ledger unavailable: ${message}${where}`,
+      options?.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.name = 'LedgerUnavailableError';
     this.store = store;
+    this.target = options?.target;
   }
 
   static override isInstance(value: unknown): value is LedgerUnavailableError {
@@ -112,5 +129,31 @@ export class AttemptTimeoutError extends RecourseError {
 
   static override isInstance(value: unknown): value is AttemptTimeoutError {
     return hasMarker(value, attemptTimeoutMarker);
+  }
+}
+
+const shellParserUnavailableMarker = Symbol.for('recourse.error.shell-parser-unavailable');
+
+/**
+ * The shell parser (`mvdan-sh`) could not be loaded, so `shellResources` cannot tell what a
+ * command line reaches. A resource function that throws it reaches everything (fail closed).
+ */
+export class ShellParserUnavailableError extends RecourseError {
+  readonly [shellParserUnavailableMarker] = true;
+  /** What to do about it, one sentence. */
+  readonly fix: string;
+
+  constructor(fix: string, options?: { cause?: unknown }) {
+    super(
+      'SHELL_PARSER_UNAVAILABLE',
+      `The shell parser (mvdan-sh) could not be loaded: every shell command reaches everything. ${fix}`,
+      options,
+    );
+    this.name = 'ShellParserUnavailableError';
+    this.fix = fix;
+  }
+
+  static override isInstance(value: unknown): value is ShellParserUnavailableError {
+    return hasMarker(value, shellParserUnavailableMarker);
   }
 }

@@ -27,6 +27,7 @@ export {
   LedgerUnavailableError,
   RecourseError,
   type RecourseErrorCode,
+  ShellParserUnavailableError,
 } from './errors.js';
 // Idempotency keys
 export { canonicalJson } from './keys/canonical-json.js';

@@ -34,7 +34,7 @@ import {
 } from './postgres-ledger-options.js';
 import { createTableNames, createTables, type TableNames } from './postgres-schema.js';
 import { createStatements, type LedgerStatements } from './postgres-statements.js';
-import { toLedgerError } from './to-ledger-error.js';
+import { postgresTarget, toLedgerError } from './to-ledger-error.js';
 
 // A claim that loses a race re-reads the row; the row can only move on so many times.
 const maxClaimRounds = 8;
@@ -61,6 +61,8 @@ export class PostgresLedger implements Ledger {
   #claimsSinceSweep = 0;
   #watches: PostgresFactWatchHub | undefined;
   #closed = false;
+  /** host:port, for errors. */
+  readonly #target: string | undefined;
 
   constructor(options: PostgresLedgerOptions) {
     validatePostgresTarget(options);
@@ -70,6 +72,7 @@ export class PostgresLedger implements Ledger {
     this.#sql = createStatements(this.#names);
     this.#owned = options.pool === undefined;
     this.#pool = options.pool ?? createOwnedPool(options.connectionString);
+    this.#target = postgresTarget(this.#pool.options);
     this.#watchHeartbeatMs = options.watchHeartbeatMs ?? defaultWatchHeartbeatMs;
   }
 
@@ -87,7 +90,7 @@ export class PostgresLedger implements Ledger {
     try {
       await this.#ready;
     } catch (error) {
-      throw toLedgerError(error);
+      throw toLedgerError(error, this.#target);
     }
   }
 
@@ -124,7 +127,9 @@ export class PostgresLedger implements Ledger {
       if (settled) return settled;
       // The row changed between the two statements (released, marked): claim again.
     }
-    throw new LedgerUnavailableError('postgres', `claim of ${request.key} did not settle`);
+    throw new LedgerUnavailableError('postgres', `claim of ${request.key} did not settle`, {
+      target: this.#target,
+    });
   }
 
   async complete(key: string, token: string, result: StoredResult): Promise<void> {
@@ -262,7 +267,7 @@ export class PostgresLedger implements Ledger {
     try {
       return await this.#pool.query<Row>(text, values);
     } catch (error) {
-      throw toLedgerError(error);
+      throw toLedgerError(error, this.#target);
     }
   }
 

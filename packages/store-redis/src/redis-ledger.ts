@@ -25,7 +25,7 @@ import {
   validateRedisTarget,
 } from './redis-ledger-options.js';
 import { defineScripts, type LedgerScripts } from './redis-scripts-define.js';
-import { toLedgerError } from './to-ledger-error.js';
+import { redisTarget, toLedgerError } from './to-ledger-error.js';
 
 // Redis expiry only collects garbage; retention itself is decided against the clock.
 const expiryMarginMs = 60 * 60 * 1000;
@@ -51,13 +51,27 @@ export class RedisLedger implements Ledger {
   readonly #watchHeartbeatMs: number;
   #watches: RedisFactWatchHub | undefined;
   #closed = false;
+  /** host:port, for errors. */
+  readonly #target: string | undefined;
+  /** The owned client's last connection error (its commands only say "closed"). */
+  #connectionError: Error | undefined;
 
   constructor(options: RedisLedgerOptions) {
     validateRedisTarget(options);
     this.#timings = resolveLedgerOptions(options);
     this.#prefix = options.keyPrefix ?? defaultKeyPrefix;
     this.#owned = options.client === undefined;
-    this.#client = options.client ?? createOwnedClient(options.url);
+    this.#client =
+      options.client ??
+      createOwnedClient(options.url, (error) => {
+        this.#connectionError = error;
+      });
+    this.#target = redisTarget(this.#client.options);
+    // A connection that came back makes an old error stale.
+    if (this.#owned)
+      this.#client.on('ready', () => {
+        this.#connectionError = undefined;
+      });
     this.#scripts = defineScripts(this.#client);
     this.#watchHeartbeatMs = options.watchHeartbeatMs ?? defaultWatchHeartbeatMs;
   }
@@ -239,7 +253,7 @@ export class RedisLedger implements Ledger {
     try {
       return await command();
     } catch (error) {
-      throw toLedgerError(error);
+      throw toLedgerError(error, this.#target, this.#connectionError);
     }
   }
 
@@ -282,7 +296,7 @@ export class RedisLedger implements Ledger {
  * A client that reports a dead server within about a second instead of queueing
  * commands forever: one retry per command, short connect and command timeouts.
  */
-function createOwnedClient(url: string): Redis {
+function createOwnedClient(url: string, onError: (error: Error) => void): Redis {
   const client = new Redis(url, {
     lazyConnect: true,
     maxRetriesPerRequest: 1,
@@ -290,8 +304,8 @@ function createOwnedClient(url: string): Redis {
     commandTimeout: 5_000,
     retryStrategy: (times) => Math.min(times * 100, 1_000),
   });
-  // Connection errors surface on each command as LedgerUnavailableError; without a
-  // listener ioredis would also print every reconnect failure.
-  client.on('error', () => {});
+  // Connection errors surface on each command as LedgerUnavailableError (with the last of
+  // them); without a listener ioredis would also print every reconnect failure.
+  client.on('error', onError);
   return client;
 }

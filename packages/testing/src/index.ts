@@ -3,7 +3,7 @@ export { hostileThrownValues, revokedProxy } from './hostile-thrown-values.js';
 export type { HttpErrorOptions, StreamErrorOptions } from './http-error.js';
 export { describeError, httpError, streamError } from './http-error.js';
 export type { ProviderApi, ProviderRequest, ToolResult } from './provider-request.js';
-export type { ProviderServer } from './provider-server.js';
+export type { ProviderServer, ProviderServerOptions } from './provider-server.js';
 export { startProviderServer } from './provider-server.js';
 export type {
   ScriptedErrorData,

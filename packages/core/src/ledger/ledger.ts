@@ -95,8 +95,11 @@ export interface Ledger {
    */
   watchFacts?(runId: string, onChange: () => void): FactWatch;
 
-  /** Releases connections. Stores without connections may omit it. */
-  close?(): Promise<void>;
+  /**
+   * Releases connections (a store without any resolves at once). Required, so that
+   * `await ledger.close()` works on any `Ledger`.
+   */
+  close(): Promise<void>;
 }
 
 export interface FactWatch {

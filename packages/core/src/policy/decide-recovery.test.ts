@@ -471,8 +471,13 @@ describe("a run with a deadline spends the run's time, not the call's", () => {
       { action: 'RETRY', terminal: false },
     ],
     [
-      'the backoff no longer fits the time left: stop',
-      { attempts: 7, timeLeftMs: 1_000 },
+      'the backoff outgrew the 30 s left: one more try halfway through them',
+      { attempts: 7, timeLeftMs: 30_000 },
+      { action: 'RETRY', delayMs: 15_000 },
+    ],
+    [
+      'the backoff is more than twice the time left: stop',
+      { attempts: 7, timeLeftMs: 20_000 },
       { action: 'ABORT', code: 'TIME_BUDGET_EXHAUSTED' },
     ],
     [

@@ -4,6 +4,8 @@ import { type BackoffOptions, computeBackoff, validateBackoff } from './backoff.
 
 export const defaultMaxAttempts = 3;
 export const defaultRepairBudget = 2;
+/** The shortest wait before a last try in the run's time left. */
+const lastTryMinMs = 1_000;
 
 export interface DecideOptions extends RecoveryBudgets {
   /**
@@ -175,6 +177,15 @@ function decideResend(
   if (!fits(retry.delayMs)) {
     const left = timeLeft ?? (options.maxElapsedMs ?? 0) - elapsed;
     if ((state.retryAfterMs ?? 0) > left) return notNow();
+    // The backoff outgrew the run's time left by less than half: one more try halfway
+    // through what is left (a burst may end before the deadline does), then no more.
+    if (
+      timeLeft !== undefined &&
+      state.retryAfterMs === undefined &&
+      timeLeft / 2 >= lastTryMinMs &&
+      timeLeft >= retry.delayMs / 2
+    )
+      return { ...retry, delayMs: Math.floor(timeLeft / 2) };
     return timeLeft === undefined
       ? stopped(
           'TIME_BUDGET_EXHAUSTED',

@@ -1,3 +1,5 @@
+import { redactSecrets } from '../classify/redact.js';
+import { RecourseError } from '../errors.js';
 import { createScopeGuard } from '../scope/scope-guard.js';
 import type { Classification, Decision } from '../types.js';
 import { createAccessControl } from './access/access-control.js';
@@ -25,6 +27,29 @@ const modelStopReason = (classification: Classification) =>
 // A runtime that is garbage collected stops watching its ledger for the run's facts.
 const watches = new FinalizationRegistry<() => void>((close) => close());
 
+/** Tells the run's listeners, once per tool, that its resource function threw. */
+function reportResourceErrors(runId: string, run: ReturnType<typeof createRunParts>) {
+  const reported = new Set<string>();
+  return (tool: string, error: unknown) => {
+    if (reported.has(tool) || !run.emitter.active) return;
+    reported.add(tool);
+    const code = RecourseError.isInstance(error)
+      ? error.code
+      : error instanceof Error
+        ? error.name
+        : typeof error;
+    const text = error instanceof Error ? error.message : String(error);
+    run.emitter.emit({
+      type: 'resource.failed',
+      runId,
+      tool,
+      code,
+      message: redactSecrets(text).slice(0, 500),
+      at: run.clock.now(),
+    });
+  };
+}
+
 /** The runtime of one run: its parts, its state, and the calls that go through them. */
 export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime {
   validateRecoveryOptions(options);
@@ -49,6 +74,7 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
     memory: run.memory,
     terminal: () => state.terminal,
     onDenial,
+    onResourceError: reportResourceErrors(runId, run),
   });
 
   // The model is gone: the run ends FAILED, and its writes are undone when asked to.

@@ -33,6 +33,7 @@ function hangingLedger(inner: MemoryLedger, hang: Partial<Record<Operation, numb
       hangs('getRepairs') ? never : inner.getRepairs(runId, fingerprint),
     addFact: (runId, kind, id, fact) => inner.addFact(runId, kind, id, fact),
     listFacts: (runId) => (hangs('listFacts') ? never : inner.listFacts(runId)),
+    close: () => inner.close(),
   };
   return { ledger, asked };
 }

@@ -42,12 +42,15 @@ const answered = new Error('the ledger answered');
  * answer before they return: their answers pass through untouched. Any other store's
  * answer that is already there costs one `Promise.race` and no timer; only an answer still
  * pending after a microtask gets a sleep, which does not keep the process alive and is
- * stopped as soon as the store answers.
+ * stopped as soon as the store answers. `onUnavailable` hears the first failure of an outage
+ * (a store that cannot be reached, or does not answer in time), not each retry of it; an
+ * answer ends the outage.
  */
 export function createLedgerDeadline(
   ledger: Pick<Ledger, 'name'>,
   clock: Clock,
   timeoutMs: number,
+  onUnavailable?: ((error: LedgerUnavailableError) => void) | undefined,
 ): LedgerDeadline {
   // A third-party store may leave out its name; the error still says which kind failed.
   const store = typeof ledger.name === 'string' ? ledger.name : 'custom';
@@ -77,6 +80,7 @@ export function createLedgerDeadline(
       if (expired && late) answer.then((value) => late(value, context)).catch(() => {});
     }
   };
+  let down = false;
   // An answer already there wins the race against an already resolved marker.
   const settledOrRaced = async <T, C>(
     operation: LedgerOperation,
@@ -84,8 +88,18 @@ export function createLedgerDeadline(
     late: ((value: T, context: C) => void) | undefined,
     context: C,
   ): Promise<T> => {
-    const first = await Promise.race([answer, answeredFirst]);
-    return first === notYet ? race(operation, answer, late, context) : (first as T);
+    try {
+      const first = await Promise.race([answer, answeredFirst]);
+      const value = first === notYet ? await race(operation, answer, late, context) : (first as T);
+      down = false;
+      return value;
+    } catch (error) {
+      if (!down && LedgerUnavailableError.isInstance(error)) {
+        down = true;
+        onUnavailable?.(error);
+      }
+      throw error;
+    }
   };
   return {
     timeoutMs,

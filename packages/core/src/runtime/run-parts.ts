@@ -1,4 +1,5 @@
 import { createClassifier } from '../classify/index.js';
+import { redactSecrets } from '../classify/redact.js';
 import { type Clock, systemClock, systemRandom } from '../clock.js';
 import { MemoryLedger } from '../ledger/memory-ledger.js';
 import { validateBackoff } from '../policy/backoff.js';
@@ -25,10 +26,23 @@ export function createRunParts(options: RecoveryOptions): RunParts {
   const clock = options.clock ?? systemClock;
   // The default ledger keeps the run's time, so leases and retention follow an injected clock.
   const ledger = options.ledger ?? new MemoryLedger({ clock });
+  const emitter = createEmitter(options.onEvent);
+  // A store that cannot be reached is said once, when it happens, with where and why.
   const deadline = createLedgerDeadline(
     ledger,
     clock,
     options.ledgerTimeoutMs ?? defaultLedgerTimeoutMs,
+    (error) => {
+      if (!emitter.active) return;
+      emitter.emit({
+        type: 'ledger.unavailable',
+        runId: options.runId,
+        store: error.store,
+        ...(error.target === undefined ? {} : { target: error.target }),
+        message: redactSecrets(error.message).slice(0, 500),
+        at: clock.now(),
+      });
+    },
   );
   return {
     runId: options.runId,
@@ -37,7 +51,7 @@ export function createRunParts(options: RecoveryOptions): RunParts {
     clock,
     random: options.random ?? systemRandom,
     classify: createClassifier({ recognisers: [...(options.recognisers ?? [])], clock }),
-    emitter: createEmitter(options.onEvent),
+    emitter,
     memory: createRunMemory(options.runId, ledger, deadline),
     renewer: leaseRenewerFor(ledger, clock),
     budget: resolveBudget(options.retry?.budget, clock),

@@ -1,3 +1,5 @@
+export { shellResources } from '../shell/shell-resources.js';
+export type { ShellResourcesOptions } from '../shell/shell-resources-options.js';
 export { everything } from './canonical-resource.js';
 export { canonicaliseResource } from './canonicalise-resource.js';
 export { findCoveringDenial } from './find-covering-denial.js';
@@ -18,5 +20,4 @@ export {
   type ScopeGuardOptions,
   type ScopeVerdict,
 } from './scope-guard.js';
-export { type ShellResourcesOptions, shellResources } from './shell-resources.js';
 export { urlResource } from './url-resource.js';

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { LedgerUnavailableError, RecourseError } from '../errors.js';
 
@@ -18,7 +20,7 @@ export function openDatabase(path: string, busyTimeoutMs: number): DatabaseSync 
     return db;
   } catch (error) {
     if (db?.isOpen) db.close();
-    throw toUnavailable('open', error);
+    throw toUnavailable('open', error, path);
   }
 }
 
@@ -43,9 +45,21 @@ function rollBack(db: DatabaseSync): void {
   }
 }
 
-/** Database failures become `LedgerUnavailableError`, which callers treat as TRANSIENT. */
-export function toUnavailable(operation: string, error: unknown): RecourseError {
+/**
+ * Database failures become `LedgerUnavailableError` naming the file, which callers treat as
+ * TRANSIENT. SQLite's own text for a missing directory ("unable to open database file")
+ * says neither which file nor why: the message adds both.
+ */
+export function toUnavailable(operation: string, error: unknown, path: string): RecourseError {
   if (RecourseError.isInstance(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
-  return new LedgerUnavailableError('sqlite', `${operation}: ${message}`, { cause: error });
+  const directory = dirname(path);
+  const why =
+    operation === 'open' && path !== ':memory:' && !existsSync(directory)
+      ? `: the directory ${directory} does not exist`
+      : '';
+  return new LedgerUnavailableError('sqlite', `${operation}: ${message}${why}`, {
+    cause: error,
+    target: path,
+  });
 }

@@ -156,6 +156,18 @@ describe('SqliteLedger', () => {
     await expect(closed.listFacts('r')).rejects.toBeInstanceOf(LedgerUnavailableError);
   });
 
+  it("names the file, and a directory that does not exist, with SQLite's error as cause", () => {
+    const path = join(dir, 'no-such-directory', 'ledger.db');
+    const error = captureThrow(() => new SqliteLedger({ path }));
+    expect(LedgerUnavailableError.isInstance(error)).toBe(true);
+    const unavailable = error as LedgerUnavailableError;
+    expect(unavailable.target).toBe(path);
+    expect(unavailable.message).toBe(
+      `sqlite ledger unavailable: open: unable to open database file: the directory ${join(dir, 'no-such-directory')} does not exist (${path})`,
+    );
+    expect((unavailable.cause as Error).message).toBe('unable to open database file');
+  });
+
   it('fails a claim with LedgerUnavailableError while another connection holds the write lock', async () => {
     const path = join(dir, 'locked.db');
     const ledger = new SqliteLedger({ path, busyTimeoutMs: 0 });

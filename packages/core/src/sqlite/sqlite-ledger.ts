@@ -67,6 +67,7 @@ export class SqliteLedger implements Ledger {
   readonly name = 'sqlite';
   readonly #options: ResolvedLedgerOptions;
   readonly #db: DatabaseSync;
+  readonly #path: string;
   readonly #sql: SqliteStatements;
   #claimsSincePurge = 0;
 
@@ -85,6 +86,7 @@ export class SqliteLedger implements Ledger {
     this.#options = resolveLedgerOptions(options);
     const db = openDatabase(options.path, busyTimeoutMs);
     this.#db = db;
+    this.#path = options.path;
     try {
       const tables = nameSqliteTables(prefix);
       const version = runInTransaction(db, () => createSqliteSchema(db, tables));
@@ -97,7 +99,7 @@ export class SqliteLedger implements Ledger {
       runInTransaction(db, () => this.#purge());
     } catch (error) {
       db.close();
-      throw toUnavailable('open', error);
+      throw toUnavailable('open', error, options.path);
     }
   }
 
@@ -229,7 +231,7 @@ export class SqliteLedger implements Ledger {
     try {
       return work();
     } catch (error) {
-      throw toUnavailable(operation, error);
+      throw toUnavailable(operation, error, this.#path);
     }
   }
 }

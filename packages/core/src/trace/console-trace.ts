@@ -162,8 +162,18 @@ function describe(
         'yellow',
         `• policies.${event.tool} names no wrapped tool${event.suggestion ? ` (did you mean "${event.suggestion}"?)` : ''}`,
       );
+    case 'resource.failed':
+      // The missing shell parser has said so on the console already, once per process.
+      return event.code === 'SHELL_PARSER_UNAVAILABLE'
+        ? undefined
+        : paint(
+            'yellow',
+            `• ${event.tool}: its resource function threw (${event.code}: ${short(event.message, 90)}); its calls reach everything`,
+          );
     case 'plan.replanned':
       return `  ${paint('yellow', `⇒ plan v${event.from} invalidated by ${event.observation}; plan v${event.to}`)}`;
+    case 'ledger.unavailable':
+      return `${paint('red', `! ledger unreachable: ${event.store}${event.target ? ` at ${event.target}` : ''}`)} ${paint('dim', `${short(event.message, 160)}; calls that need it retry, then fail as LEDGER_UNAVAILABLE`)}`;
     case 'denial.recorded':
       return `  ${paint('magenta', '⛔ denied, closed by every route:')} ${event.denial.resource}`;
     case 'access.granted':

@@ -2,7 +2,13 @@
 // provider, zod, and `@recourse/testing` + msw for the scripted model) installed.
 import assert from 'node:assert/strict';
 import { createOpenAI } from '@ai-sdk/openai';
-import { callContext, createRecovery, MemoryLedger, urlResource } from '@recourse/ai-sdk';
+import {
+  callContext,
+  createRecovery,
+  MemoryLedger,
+  shellResources,
+  urlResource,
+} from '@recourse/ai-sdk';
 import { createScriptedProvider, startProviderServer, text, toolCall } from '@recourse/testing';
 import { generateText, isStepCount, streamText, tool } from 'ai';
 import { z } from 'zod';
@@ -125,6 +131,11 @@ try {
     prepareStep: github.prepareStep,
   });
   assert.deepEqual(executed, ['github_api'], 'the shell bypass never ran');
+  // The shell parser loads from the installed packages (the core's CommonJS loader in dist/).
+  assert.deepEqual(shellResources('git clone https://github.com/ACME/Secret', { cwd: '/work' }), [
+    'https://github.com/acme/secret',
+    'file:///work/Secret',
+  ]);
   assert.notEqual(github.outcome().status, 'COMPLETED');
 
   console.log('ai-sdk agent: refund applied once, streaming progress forwarded, bypass blocked');

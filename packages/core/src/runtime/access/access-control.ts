@@ -30,10 +30,16 @@ export interface AccessParts {
   memory: RunMemory;
   terminal: () => Terminal | undefined;
   onDenial: 'stop' | 'continue';
+  /** A policy's resource function threw: its call reaches everything, and someone is told. */
+  onResourceError?: ((tool: string, error: unknown) => void) | undefined;
 }
 
 /** The call's canonical resources; undefined when the tool declares none (it touches everything). */
-export function resourcesOf(tool: ResolvedTool, input: unknown): string[] | undefined {
+export function resourcesOf(
+  tool: ResolvedTool,
+  input: unknown,
+  onError?: ((tool: string, error: unknown) => void) | undefined,
+): string[] | undefined {
   const resource = tool.policy.resource;
   if (!resource) return undefined;
   try {
@@ -42,7 +48,8 @@ export function resourcesOf(tool: ResolvedTool, input: unknown): string[] | unde
     return (typeof value === 'string' ? [value] : [...value])
       .map((r) => String(r).trim())
       .filter(Boolean);
-  } catch {
+  } catch (error) {
+    onError?.(tool.name, error);
     return [everything]; // cannot tell what it touches: fail closed
   }
 }
@@ -51,7 +58,7 @@ export function createAccessControl(parts: AccessParts): AccessControl {
   const { guard, memory, terminal } = parts;
 
   const blockInput = (facts: LearnedFacts, tool: ResolvedTool, input: unknown) => ({
-    resources: resourcesOf(tool, input),
+    resources: resourcesOf(tool, input, parts.onResourceError),
     capability: tool.policy.capability,
     guard,
     denials: facts.denials,

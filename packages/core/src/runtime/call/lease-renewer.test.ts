@@ -27,6 +27,7 @@ function withoutRenew(inner: MemoryLedger): Ledger {
     getRepairs: (runId, fingerprint) => inner.getRepairs(runId, fingerprint),
     addFact: (runId, kind, id, fact) => inner.addFact(runId, kind, id, fact),
     listFacts: (runId) => inner.listFacts(runId),
+    close: () => inner.close(),
   };
 }
 

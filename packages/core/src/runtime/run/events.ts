@@ -59,6 +59,19 @@ export type RecoveryEvent =
     }
   | { type: 'policy.undeclared'; runId: string; tool: string; at: number }
   | { type: 'policy.unused'; runId: string; tool: string; suggestion?: string; at: number }
+  /**
+   * A policy's resource function threw (once per tool and run): its calls reach everything
+   * (fail closed). `code` is a recourse error's code (`SHELL_PARSER_UNAVAILABLE`) or the
+   * error's name; `message` is redacted and says how to fix it where recourse knows.
+   */
+  | {
+      type: 'resource.failed';
+      runId: string;
+      tool: string;
+      code: string;
+      message: string;
+      at: number;
+    }
   | {
       type: 'plan.replanned';
       runId: string;
@@ -67,6 +80,20 @@ export type RecoveryEvent =
       tool: string;
       code: string;
       observation: string;
+      at: number;
+    }
+  /**
+   * The ledger could not be reached (or did not answer within `ledgerTimeoutMs`): once
+   * per outage, when it starts. `target` is the SQLite file or host:port; `message` says
+   * why (redacted). Calls that need the store retry within budget, then fail as
+   * `LEDGER_UNAVAILABLE`; nothing executes without its claim.
+   */
+  | {
+      type: 'ledger.unavailable';
+      runId: string;
+      store: string;
+      target?: string;
+      message: string;
       at: number;
     }
   | { type: 'denial.recorded'; runId: string; denial: Denial; at: number }

@@ -52,8 +52,8 @@ export interface TurnCoordinatorOptions {
 
 class Member implements TurnPlace {
   settled = false;
-  readonly done: Promise<void>;
-  private resolve!: () => void;
+  private settling: Promise<void> | undefined;
+  private resolve: (() => void) | undefined;
   private reach: readonly string[] | undefined | null = null;
   /** Set once, at joining: every earlier call still in flight, and those to wait for. */
   earlier: readonly Member[] = [];
@@ -62,10 +62,15 @@ class Member implements TurnPlace {
   constructor(
     readonly facts: TurnCallFacts,
     private readonly onLeave: (member: Member) => void,
-  ) {
-    this.done = new Promise<void>((resolve) => {
+  ) {}
+
+  /** Resolves when the call leaves; made only when a later call waits for it. */
+  get done(): Promise<void> {
+    if (this.settled) return Promise.resolve();
+    this.settling ??= new Promise<void>((resolve) => {
       this.resolve = resolve;
     });
+    return this.settling;
   }
 
   resources(): readonly string[] | undefined {
@@ -87,6 +92,8 @@ class Member implements TurnPlace {
         this.earlier.filter((member) => !member.settled).map((member) => member.done),
         signal,
       );
+      // Woken as the caller aborted (its abort settled an earlier call): never run.
+      signal?.throwIfAborted();
       const refused = await recheck();
       if (refused !== undefined) return refused;
     }
@@ -96,7 +103,7 @@ class Member implements TurnPlace {
   leave(): void {
     if (this.settled) return;
     this.settled = true;
-    this.resolve();
+    this.resolve?.();
     this.onLeave(this);
   }
 }

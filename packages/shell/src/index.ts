@@ -1,2 +1,0 @@
-export type { ShellResourcesOptions } from '@recourse/core';
-export { shellResources } from './shell-resources.js';
