@@ -2,7 +2,7 @@
 // `./run.sh bench soak [--quick]` (from bench/: tsx --conditions=recourse-source soak/run-soak.ts).
 // Measured on the build with plain node; writes report/soak.md, soak.json and two charts
 // (report-quick/ with --quick). A benchmark, not a test: nothing here asserts a time.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildForBench, plainEnvironment, root, runPlainNode } from '../on-build.js';
@@ -23,7 +23,9 @@ buildForBench(
 );
 
 const temporary = mkdtempSync(join(tmpdir(), 'recourse-soak-'));
-const sqliteDirectory = process.env.RECOURSE_BENCH_TMP ?? temporary;
+// SQLite's fsync per commit dominates on a VM disk; tmpfs keeps the run to minutes, as in `pnpm bench`.
+const sqliteDirectory =
+  process.env.RECOURSE_BENCH_TMP ?? (existsSync('/dev/shm') ? '/dev/shm' : temporary);
 const stores: SoakResult['stores'] = [];
 try {
   for (const store of soakStoreNames) {
