@@ -40,6 +40,9 @@ case "${1:-}" in
          ci_step "pack every package, publint + attw on the tarballs" pnpm --silent release:dry "$PACKS"
          ci_step "consumer test: npm install of the tarballs, tsc nodenext, plain node" \
            pnpm --silent test:consumer --tarballs "$PACKS"
+         # Uses the proxy built by release:dry; both tallies are printed.
+         ci_step "MCP conformance: server-everything directly and through recourse-mcp" \
+           pnpm --silent conformance:mcp
          ci_step "tests" pnpm test "$@"
          printf '\nci: passed in %d s\n' "$((SECONDS - started))" >&2
          printf '%s\n' "${TIMINGS[@]}" >&2 ;;

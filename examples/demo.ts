@@ -10,9 +10,15 @@ import { runObservabilityExample } from './ai-sdk/observability.js';
 import { runParserFallbackExample } from './ai-sdk/parser-fallback.js';
 import { runRefundExample } from './ai-sdk/refund.js';
 import { runSagaExample } from './ai-sdk/saga.js';
+import { runMcpProxyExample } from './mcp/proxy.js';
 import { runOpenAIChargeExample } from './openai/charge.js';
 import { runOpenAIGithubExample } from './openai/github.js';
 import { runOpenAIRefundExample } from './openai/refund.js';
+import {
+  runAgentsGithubExample,
+  runAgentsRefundExample,
+  runAgentsRepairExample,
+} from './openai-agents/agents-sdk.js';
 import { runOtelExample } from './otel/trace.js';
 
 // `./run.sh demo github` runs the examples whose title starts with a given word;
@@ -28,6 +34,12 @@ const all = [
   ['merge: 412 branch is behind → re-observe → merge', runMergeExample],
   ['refund through the OpenAI SDK (Responses API)', runOpenAIRefundExample],
   ['github through the OpenAI SDK (Chat Completions)', runOpenAIGithubExample],
+  ['agents refund: the OpenAI Agents SDK, the refund reconciled', runAgentsRefundExample],
+  ['agents github: the OpenAI Agents SDK, a 403 blocks the shell bypass', runAgentsGithubExample],
+  [
+    'agents repair: the OpenAI Agents SDK, a 422 repaired through the model',
+    runAgentsRepairExample,
+  ],
   ['flaky: run test → FAIL, same signature ×3 → poison, the run stops', runFlakyTestExample],
   ['flaky, replanning: the same FAIL rejects the hypothesis → plan v2', runFlakyTestReplanExample],
   [
@@ -47,6 +59,10 @@ const all = [
   [
     'charge: 402 card declined → reconciled, not retried, quarantined (OpenAI SDK)',
     runOpenAIChargeExample,
+  ],
+  [
+    'mcp: recourse-mcp in front of server-everything and a write that times out after writing',
+    () => runMcpProxyExample(),
   ],
   [
     'otel: the OpenTelemetry trace of two runs (a retry, a reconciled write)',

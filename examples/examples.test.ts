@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { type Clock, consoleTraceLegend, type RecoveryEvent } from '@recourse/core';
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runExtractExample } from './ai-sdk/extract.js';
 import { runFlakyTestExample, runFlakyTestReplanExample } from './ai-sdk/flaky-test.js';
 import { runGeocodeExample } from './ai-sdk/geocode.js';
@@ -14,6 +14,11 @@ import { runSagaExample } from './ai-sdk/saga.js';
 import { runOpenAIChargeExample } from './openai/charge.js';
 import { runOpenAIGithubExample } from './openai/github.js';
 import { runOpenAIRefundExample } from './openai/refund.js';
+import {
+  runAgentsGithubExample,
+  runAgentsRefundExample,
+  runAgentsRepairExample,
+} from './openai-agents/agents-sdk.js';
 import { runOtelExample } from './otel/trace.js';
 
 // The examples are the demo; these keep them honest (offline, scripted provider).
@@ -78,7 +83,12 @@ it("the README's legend is the one the demo prints", () => {
   expect(readme).toContain(`\n\`\`\`\n${consoleTraceLegend}\n\`\`\`\n`);
 });
 
-describe.skipIf(process.env.OPENAI_API_KEY)('examples (offline)', () => {
+// The examples reach the real API when OPENAI_API_KEY is set (the demo's choice); their
+// tests always run them against the scripted provider, whatever the environment holds.
+beforeAll(() => vi.stubEnv('OPENAI_API_KEY', undefined));
+afterAll(() => vi.unstubAllEnvs());
+
+describe('examples (offline)', () => {
   it('refund: exactly one refund under one key, although the response was lost and the model asked twice', async () => {
     const { outcome, refunds, requests } = await runRefundExample(quiet);
     expect(refunds).toHaveLength(1);
@@ -97,6 +107,27 @@ describe.skipIf(process.env.OPENAI_API_KEY)('examples (offline)', () => {
     expect(outcome.blocked).toEqual([
       { tool: 'shell', resource: 'https://github.com/acme/secret', reason: 'DENIED_EARLIER' },
     ]);
+  });
+
+  it("github: the trace shows each refused bypass's input, every line under its call id", async () => {
+    const lines: string[] = [];
+    await runGithubExample((line) => lines.push(line));
+    const ansi = new RegExp(`${String.fromCharCode(27)}\\[\\d+m`, 'g');
+    const plain = lines.map((line) => line.replace(ansi, ''));
+    const refused = (id: string, command: string) => [
+      `${id} → shell(${JSON.stringify({ command })})`,
+      `${id}   ⛔ refused before it ran: https://github.com/acme/secret (DENIED_EARLIER)`,
+    ];
+    const clone = refused('call_2', 'git clone git@github.com:acme/secret.git /tmp/secret');
+    const curl = refused(
+      'call_3',
+      "bash -c 'curl -s https://api.github.com/repos/ACME/Secret/contents/README.md'",
+    );
+    for (const pair of [clone, curl]) {
+      const at = plain.indexOf(pair[0] as string);
+      expect(at).toBeGreaterThan(-1);
+      expect(plain.slice(at + 1)).toContain(pair[1]);
+    }
   });
 
   it('extract: two repairs, then poison stops the loop', async () => {
@@ -122,6 +153,24 @@ describe.skipIf(process.env.OPENAI_API_KEY)('examples (offline)', () => {
     const { outcome, executed } = await runOpenAIGithubExample(quiet);
     expect(executed).toEqual(['github_api acme/secret']);
     expect(outcome.status).toBe('BLOCKED');
+  });
+
+  it('the OpenAI Agents SDK examples: one refund, the bypass blocked, the 422 repaired', async () => {
+    const undeclared: string[] = [];
+    const observe = (event: RecoveryEvent) => {
+      if (event.type === 'policy.undeclared') undeclared.push(event.tool);
+    };
+    const refund = await runAgentsRefundExample(quiet, observe);
+    expect(refund.refunds).toHaveLength(1);
+    expect(refund.outcome.status).toBe('COMPLETED');
+    const github = await runAgentsGithubExample(quiet, observe);
+    expect(github.executed).toEqual(['github_api acme/secret']);
+    expect(github.outcome.status).toBe('BLOCKED');
+    expect(github.finalOutput).toBe(github.outcome.summary);
+    const repair = await runAgentsRepairExample(quiet, observe);
+    expect(repair.created).toEqual(['Ada Lovelace']);
+    expect(repair.outcome.status).toBe('COMPLETED');
+    expect(undeclared).toEqual([]);
   });
 
   it('the OpenAI SDK examples declare sideEffects on every tool too', async () => {

@@ -7,6 +7,7 @@ import { jobSteps, type StepInput, type StepSpec } from './job-steps.js';
 import { isProtectedJob, judgeJob } from './job-verdict.js';
 import { type ChaosRun, runChaos } from './run-chaos.js';
 import type { JobResult } from './run-job.js';
+import { agentsSdkDefaultStrategy } from './strategies/agents-sdk-default.js';
 import { aiSdkAloneStrategy } from './strategies/ai-sdk-alone.js';
 import { outcomeFromError } from './strategies/baseline-outcome.js';
 import { langchainToolRetryStrategy } from './strategies/langchain-tool-retry.js';
@@ -164,6 +165,18 @@ describe('runChaos', () => {
     expect(langchain.jobs.aborted).toBe(1);
     expect(aiSdk.downstreamRequests).toBe(1);
     expect(aiSdk.jobs.blocked).toBe(1);
+  });
+
+  it("the Agents SDK's fixed sentence names no status: the agent calls a 403 again", async () => {
+    const forbidden = { jobs: 1, rate: 1, seed: 5, mix: only('forbidden') };
+    const agents = (await runChaos(forbidden, agentsSdkDefaultStrategy)).metrics;
+    expect(agents.downstreamRequests).toBeGreaterThan(1);
+    expect(agents.jobs.blocked).toBe(0);
+  });
+
+  it('counts the Agents SDK default duplicates a lost response makes', async () => {
+    const agents = (await runChaos(config, agentsSdkDefaultStrategy)).metrics;
+    expect(agents.duplicateWrites).toBeGreaterThan(0);
   });
 });
 

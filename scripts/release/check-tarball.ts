@@ -41,6 +41,7 @@ export function checkTarball(root: string, pkg: PackedPackage): TarballReport {
     execFileSync('tar', ['-xzOf', pkg.tarball, 'package/package.json'], { encoding: 'utf8' }),
   ) as PackageManifest;
   problems.push(...checkManifest(pkg, manifest));
+  problems.push(...checkBins(pkg, manifest, entries));
   problems.push(...run(root, 'publint', ['--strict', pkg.tarball]));
   problems.push(
     ...run(root, 'attw', ['--profile', 'esm-only', '--format', 'table-flipped', pkg.tarball]),
@@ -53,6 +54,26 @@ export function checkTarball(root: string, pkg: PackedPackage): TarballReport {
     bytes: statSync(pkg.tarball).size,
     problems,
   };
+}
+
+/** Every `bin` is shipped and starts with a node shebang, so npm's link of it runs. */
+function checkBins(pkg: PackedPackage, manifest: PackageManifest, entries: string[]): string[] {
+  const bins = typeof manifest.bin === 'string' ? { [pkg.name]: manifest.bin } : manifest.bin;
+  const problems: string[] = [];
+  for (const [name, file] of Object.entries((bins ?? {}) as Record<string, string>)) {
+    const shipped = file.replace(/^\.\//, '');
+    if (!entries.includes(shipped)) {
+      problems.push(`bin ${name} is ${file}, which the tarball does not ship`);
+      continue;
+    }
+    const head = execFileSync('tar', ['-xzOf', pkg.tarball, `package/${shipped}`], {
+      encoding: 'utf8',
+    }).split('\n', 1)[0];
+    if (head !== '#!/usr/bin/env node') {
+      problems.push(`bin ${name} (${file}) does not start with #!/usr/bin/env node`);
+    }
+  }
+  return problems;
 }
 
 function checkManifest(pkg: PackedPackage, manifest: PackageManifest): string[] {

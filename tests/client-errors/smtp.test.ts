@@ -59,7 +59,15 @@ describe('nodemailer SMTP failures against a local smtp-server', () => {
     [452, '4.2.2 Mailbox full', 'TRANSIENT', 'TRANSIENT', 'TEMPORARY_FAILURE'],
     [550, '5.1.1 No such user here', 'PERMANENT', 'PERMANENT', 'MAILBOX_UNAVAILABLE'],
     [554, '5.7.1 Relay access denied', 'AUTHORIZATION', 'AUTHORIZATION', 'FORBIDDEN'],
-  ])('RCPT TO answered %i', async (code, text, noHint, withHint, expected) => {
+    [
+      550,
+      '5.7.1 Sender address rejected: not owned by user agent',
+      'AUTHORIZATION',
+      'AUTHORIZATION',
+      'FORBIDDEN',
+    ],
+    [530, '5.7.0 Authentication required', 'AUTHORIZATION', 'AUTHORIZATION', 'NOT_AUTHORIZED'],
+  ])('RCPT TO answered %i %s', async (code, text, noHint, withHint, expected) => {
     const port = await smtpServer({
       onRcptTo: (_address, _session, callback) => callback(reject(text, code)),
     });
@@ -78,8 +86,17 @@ describe('nodemailer SMTP failures against a local smtp-server', () => {
     ],
     [552, '5.3.4 Message size exceeds fixed limit', 'VALIDATION', 'VALIDATION', 'INVALID_INPUT'],
     [554, '5.6.0 Message rejected', 'PERMANENT', 'PERMANENT', 'REJECTED'],
+    // 5.7.1 refusing the message, not the sender: another message may go through
+    [
+      554,
+      '5.7.1 message rejected: content violates the site policy',
+      'PERMANENT',
+      'PERMANENT',
+      'MESSAGE_REJECTED',
+    ],
+    [550, '5.7.1 Message rejected as spam', 'PERMANENT', 'PERMANENT', 'MESSAGE_REJECTED'],
   ])(
-    'the end of DATA answered %i: the message was not accepted',
+    'the end of DATA answered %i %s: the message was not accepted',
     async (code, text, noHint, withHint, expected) => {
       const port = await smtpServer({
         onData: (stream, _session, callback) => {

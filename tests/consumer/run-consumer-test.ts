@@ -135,6 +135,11 @@ try {
     ),
   );
 
+  // A package's bin, as npm linked it: executable, and it runs.
+  step('recourse-mcp --help', () =>
+    sh(path.join(project, 'node_modules', '.bin', 'recourse-mcp'), ['--help'], project),
+  );
+
   for (const program of ['ai-sdk-agent', 'openai-agent', 'stores']) {
     step(`node out/${program}.js`, () => sh(process.execPath, [`out/${program}.js`], project));
   }

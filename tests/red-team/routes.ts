@@ -546,8 +546,10 @@ export const infraScenario: Scenario = {
 };
 
 /**
- * Denied through the shell: `gh api repos/acme/secret` answers 403. The denial is exactly
- * the repository that route reached: the API host's other endpoints stay open.
+ * Denied through the shell: `gh api repos/acme/secret` answers 403, with nothing said of
+ * `GH_HOST` (gh talks to github.com). The denial is exactly the repository that route
+ * reached: the API host's other endpoints, other repositories of the owner and repositories
+ * whose names start the same stay open; a host the library cannot see stays closed.
  */
 export const shellDenialScenario: Scenario = {
   name: 'denial learnt through the shell',
@@ -564,6 +566,20 @@ export const shellDenialScenario: Scenario = {
       'gh api graphql',
       `gh api graphql -f query='{ repository(owner:"acme", name:"secret") { id } }'`,
     ),
+    sh('gh api, owner and name in another case', 'gh api repos/ACME/Secret/issues'),
+    sh('gh api --hostname github.com', 'gh api --hostname github.com repos/acme/secret/readme'),
+    sh('GH_HOST=github.com on the line', 'GH_HOST=github.com gh repo clone acme/secret'),
+    sh('gh repo clone of the URL', 'gh repo clone https://github.com/acme/secret'),
+    sh('gh repo clone HOST/OWNER/REPO', 'gh repo clone github.com/acme/secret'),
+    sh('gh api of the full API URL', 'gh api https://api.github.com/repos/acme/secret'),
+    sh('gh api dot-dot from another repository', 'gh api repos/acme/public/../secret/readme'),
+    sh('gh api percent-encoded name', 'gh api repos/acme/%73ecret'),
+    sh('gh api graphql with variables', 'gh api graphql -F owner=acme -F name=secret -f query=q'),
+    sh('gh api code search', "gh api search/code -f q='repo:acme/secret token'"),
+    sh('gh issue list of a repository named without owner', 'gh issue list -R secret'),
+    // a host the library cannot see may be github.com
+    sh('GH_HOST from an unknown value', 'GH_HOST=$H gh api repos/acme/public'),
+    sh('--hostname from an unknown value', 'gh api --hostname "$H" repos/acme/public'),
   ],
   legit: [
     get('GET /user', 'https://api.github.com/user'),
@@ -572,6 +588,20 @@ export const shellDenialScenario: Scenario = {
     sh('gh api of an organisation profile', 'gh api orgs/acme'),
     sh('gh api of another repository', 'gh api repos/acme/public'),
     repo('the REST API tool on another repository', 'acme/public'),
+    sh('gh repo clone another repository', 'gh repo clone acme/public'),
+    sh('gh api of a name that extends the denied one', 'gh api repos/acme/secretariat'),
+    sh('gh api below a hyphenated longer name', 'gh api repos/acme/secret-santa/issues'),
+    // ten more around the denial
+    sh('gh api of the plural name', 'gh api repos/acme/secrets/contents/README.md'),
+    sh('gh issue list of a longer name', 'gh issue list --repo acme/secret-2'),
+    sh('gh pr view in another repository', 'gh pr view 12 -R acme/public'),
+    sh('gh api, same name under another owner', 'gh api repos/other/secret'),
+    sh('gh release list, name in another case', 'gh release list -R ACME/Secretariat'),
+    sh("gh api of a user's profile named like the owner", 'gh api users/acme'),
+    sh('a file named after the denied repository', 'gh api repos/acme/public/contents/secret.md'),
+    sh('gh on an Enterprise host', 'gh api --hostname ghe.acme.io repos/acme/secret'),
+    sh('GH_HOST on an Enterprise host', 'GH_HOST=ghe.acme.io gh repo clone acme/secret'),
+    sh('gh gist list', 'gh gist list'),
   ],
 };
 

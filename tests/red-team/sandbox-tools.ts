@@ -15,14 +15,14 @@ import { fetchText } from './sandbox-downstream.js';
 
 /**
  * Where the agent runs: relative paths in shell commands and file reads resolve here. What
- * the deployer knows of the agent's environment: gh talks to github.com (`GH_HOST` is
- * unset) and kubectl's current context is `default`, namespace `default`. Nothing is known
- * of `PGHOST` or `PGPORT`, so psql without `-h` reaches `*`.
+ * the deployer knows of the agent's environment: kubectl's current context is `default`,
+ * namespace `default`. Nothing is said of `GH_HOST` (gh's default, github.com, applies:
+ * `useSandboxServer` clears it from this process) nor of `PGHOST` or `PGPORT`, so psql
+ * without `-h` reaches `*`.
  */
 export const shellOptions = {
   cwd: '/work/app',
   home: '/home/agent',
-  env: { GH_HOST: '' },
   kubernetes: { context: 'default', namespace: 'default' },
 };
 export const fileOptions = { cwd: '/srv/data', home: '/home/agent' };

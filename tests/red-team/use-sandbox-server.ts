@@ -4,12 +4,14 @@ import {
   type ScriptedProvider,
   startProviderServer,
 } from '@recourse/testing';
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { afterAll, beforeAll, beforeEach, vi } from 'vitest';
 import { createSandboxDownstream } from './sandbox-downstream.js';
 
 /**
  * One msw server for the file: the scripted model and the sandbox downstream. Anything else
  * fails the request (`onUnhandledFrame: 'error'`), so no test reaches the real network.
+ * `GH_HOST` is cleared from this process for the file: gh's host is its default, github.com,
+ * whatever the machine running the suite has set.
  */
 export function useSandboxServer(): {
   provider: ScriptedProvider;
@@ -19,9 +21,13 @@ export function useSandboxServer(): {
   const downstream = createSandboxDownstream();
   let running: ProviderServer | undefined;
   beforeAll(() => {
+    vi.stubEnv('GH_HOST', undefined);
     running = startProviderServer([...provider.handlers, ...downstream.handlers]);
   });
-  afterAll(() => running?.close());
+  afterAll(() => {
+    running?.close();
+    vi.unstubAllEnvs();
+  });
   beforeEach(() => {
     provider.reset([]);
     downstream.requests.length = 0;

@@ -30,8 +30,12 @@ function setUp(kind: StoreSpec['kind'], options: Partial<WorkerConfig> = {}) {
   mkdirSync(downstreamDir);
   const base = { runId: `run-${randomUUID()}`, store, leaseMs, downstreamDir, ...options };
   const started: WorkerHandle[] = [];
-  const start = (scenario: WorkerConfig['scenario'], worker: number) => {
-    const handle = startWorker({ ...base, scenario, worker });
+  const start = (
+    scenario: WorkerConfig['scenario'],
+    worker: number,
+    extra: Partial<WorkerConfig> = {},
+  ) => {
+    const handle = startWorker({ ...base, ...extra, scenario, worker });
     started.push(handle);
     return handle;
   };
@@ -86,21 +90,36 @@ function crashMidUndo(kind: StoreSpec['kind'], options: Partial<WorkerConfig> = 
       await a.ready;
       a.go();
       await a.blocking;
-      await a.kill();
       const { vm, dns } = sagaWrites(t.downstream);
       const ledger = openLedger(t.store, leaseMs);
       try {
+        // A stands still inside the DNS undo: what the ledger holds now is what the kill leaves.
         const afterCrash = {
           undos: t.downstream.undos(),
           dns: await ledger.get(undoKeyOf(dns)),
           vm: await ledger.get(undoKeyOf(vm)),
         };
-        const report = await t.runToEnd('provision-and-undo', 1);
+        // B, the same run restarted, finds that undo's claim in flight while A is alive, so
+        // it waits, whatever the timing; then A dies and B takes over after the lease.
+        const b = t.start('provision-and-undo', 1, { reportInFlight: true });
+        await b.ready;
+        b.go();
+        const waited = await b.waitFor('claim-waiting');
+        await a.kill();
+        const report = await b.finished;
         const records = {
           dns: await ledger.get(undoKeyOf(dns)),
           vm: await ledger.get(undoKeyOf(vm)),
         };
-        return { vm, dns, afterCrash, report, records, downstream: t.downstream };
+        return {
+          vm,
+          dns,
+          afterCrash,
+          report,
+          records,
+          downstream: t.downstream,
+          waitedOn: waited.key,
+        };
       } finally {
         await ledger.close?.();
       }
@@ -199,14 +218,15 @@ describe.each(storeKinds)('%s ledger: compensation at most once', (kind) => {
   const crashed = crashMidUndo(kind);
 
   it('killed after an undo landed, before it was stored: the restart waits out the lease and does not send that undo again', async () => {
-    const { vm, dns, afterCrash, report, records, downstream } = await crashed();
+    const { vm, dns, afterCrash, report, records, downstream, waitedOn } = await crashed();
     // A died inside the DNS undo: applied downstream, its claim still in flight, the VM's not begun.
     expect(afterCrash.undos).toEqual([undoOf(downstream, dns, 0)]);
     expect(afterCrash.dns).toMatchObject({ state: 'in_flight' });
     expect(afterCrash.vm).toBeUndefined();
 
     expect(report.executions).toBe(0);
-    expect(report.finishedAt).toBeGreaterThanOrEqual(afterCrash.dns?.leaseExpiresAt ?? Infinity);
+    // The restart waited on the claim of that very undo, then took it over in doubt.
+    expect(waitedOn).toBe(undoKeyOf(dns));
     // The undo in doubt is not re-sent (this compensation declares neither `idempotent` nor
     // `reconcile`): reported failed, its record uncertain for every later process. The
     // older write is still undone, by B, with A's receipt read back from the ledger.

@@ -15,13 +15,15 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-// Long enough that worker B usually starts inside A's lease and has to wait it out.
+// Short enough to wait out after a SIGKILL; the lease renewer keeps a live holder's claim.
 const leaseMs = 1_500;
 
 /**
- * Worker A claims the transfer, writes downstream and is SIGKILLed before it can complete
- * the claim; worker B then asks for the same operation. Returns what B saw and the state
- * the crash left behind.
+ * Worker A claims the transfer, writes downstream and stands inside its write; worker B
+ * asks for the same operation and finds A's claim in flight (A is alive: B waits, not by
+ * chance of timing). Then A is SIGKILLed before it can complete the claim, and B, still
+ * waiting, takes over once the lease runs out. Returns what B saw, whether it waited, and
+ * the state A left behind.
  */
 async function crashThenTakeOver(kind: StoreSpec['kind'], variant: TakeOverVariant) {
   const store = createStoreSpec(kind, dir);
@@ -36,21 +38,24 @@ async function crashThenTakeOver(kind: StoreSpec['kind'], variant: TakeOverVaria
     await a.ready;
     a.go();
     await a.blocking;
-    await a.kill();
 
     const downstream = openFileDownstream(downstreamDir, { dedupe: false });
     const key = downstream.requests()[0]?.key ?? '';
     const ledger = openLedger(store, leaseMs);
+    // A stands still inside its write: what the ledger holds now is what the kill leaves.
     const afterCrash = await ledger.get(key);
 
-    const b = startWorker({ ...base, scenario: 'take-over', worker: 1 });
+    const b = startWorker({ ...base, scenario: 'take-over', worker: 1, reportInFlight: true });
     started.push(b);
     await b.ready;
     b.go();
+    // B found A's claim in flight while A was alive: it is waiting, whatever the timing.
+    const waited = await b.waitFor('claim-waiting');
+    await a.kill();
     const report = await b.finished;
     const record = await ledger.get(key);
     await ledger.close?.();
-    return { key, afterCrash, report, record, downstream };
+    return { key, afterCrash, report, record, downstream, waitedOn: waited.key };
   } finally {
     await Promise.all(started.map((w) => w.kill()));
   }
@@ -58,12 +63,13 @@ async function crashThenTakeOver(kind: StoreSpec['kind'], variant: TakeOverVaria
 
 describe.each(storeKinds)('%s ledger: a worker killed mid-write', (kind) => {
   it('leaves the claim in flight; the next worker waits out the lease, reconciles, and does not write again', async () => {
-    const { key, afterCrash, report, record, downstream } = await crashThenTakeOver(
+    const { key, afterCrash, report, record, downstream, waitedOn } = await crashThenTakeOver(
       kind,
       'reconcile',
     );
     expect(afterCrash).toMatchObject({ state: 'in_flight' });
-    expect(report.finishedAt).toBeGreaterThanOrEqual(afterCrash?.leaseExpiresAt ?? Infinity);
+    // B waited on A's claim of this very key, then took it over in doubt (it reconciled).
+    expect(waitedOn).toBe(key);
     const receipt = downstream.find(key);
     expect(receipt).toMatchObject({ executedBy: 0 });
     // Both asks of B got A's receipt: the first proven by reconcile, the second from the ledger.
@@ -81,11 +87,12 @@ describe.each(storeKinds)('%s ledger: a worker killed mid-write', (kind) => {
   }, 60_000);
 
   it('replays behind the same key when the downstream dedupes on it (idempotent: true): one write', async () => {
-    const { key, afterCrash, report, record, downstream } = await crashThenTakeOver(
+    const { key, afterCrash, report, record, downstream, waitedOn } = await crashThenTakeOver(
       kind,
       'idempotent',
     );
-    expect(report.finishedAt).toBeGreaterThanOrEqual(afterCrash?.leaseExpiresAt ?? Infinity);
+    expect(afterCrash).toMatchObject({ state: 'in_flight' });
+    expect(waitedOn).toBe(key);
     // B re-sent the write, with A's key, and the downstream answered with A's receipt.
     expect(report.executions).toBe(1);
     expect(downstream.requests()).toEqual([
@@ -102,8 +109,12 @@ describe.each(storeKinds)('%s ledger: a worker killed mid-write', (kind) => {
   }, 60_000);
 
   it('without reconcile or idempotent, does not re-send: the outcome says RECONCILE_BY_HAND', async () => {
-    const { key, afterCrash, report, record, downstream } = await crashThenTakeOver(kind, 'none');
-    expect(report.finishedAt).toBeGreaterThanOrEqual(afterCrash?.leaseExpiresAt ?? Infinity);
+    const { key, afterCrash, report, record, downstream, waitedOn } = await crashThenTakeOver(
+      kind,
+      'none',
+    );
+    expect(afterCrash).toMatchObject({ state: 'in_flight' });
+    expect(waitedOn).toBe(key);
     expect(report.executions).toBe(0);
     expect(downstream.requests()).toEqual([{ key, worker: 0 }]);
     const first = report.calls[0];

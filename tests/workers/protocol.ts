@@ -42,6 +42,8 @@ export interface WorkerConfig {
   refuseFirstUndo?: boolean | undefined;
   /** The undo is declared idempotent and the downstream applies each undo key once. */
   idempotentUndo?: boolean | undefined;
+  /** Says `claim-waiting` the first time a claim of a key comes back in flight. */
+  reportInFlight?: boolean | undefined;
 }
 
 export type CallReport =
@@ -64,7 +66,6 @@ export type WorkerMessage =
       outcome: Outcome;
       /** What `recovery.compensate()` resolved to, in the scenarios that call it. */
       compensation?: CompensationReport | undefined;
-      finishedAt: number;
     };
 
 export type ParentMessage = { type: 'go' } | { type: 'compensate' } | { type: 'resume' };

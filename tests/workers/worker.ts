@@ -25,12 +25,13 @@ function nextMessage(type: ParentMessage['type']): Promise<void> {
 }
 
 const store = openLedger(config.store, config.leaseMs);
-// Compensating together: the parent learns when this worker waits on the other one's undo.
+// Compensating together, or taking over from a crashed worker: the parent learns when this
+// worker waits on the other one's claim.
 const ledger =
-  config.scenario === 'undo-together'
+  config.scenario === 'undo-together' || config.reportInFlight
     ? reportInFlightClaims(
         store,
-        (key) => key.endsWith(':compensate'),
+        (key) => config.reportInFlight === true || key.endsWith(':compensate'),
         (key) => void send({ type: 'claim-waiting', key }),
       )
     : store;
@@ -131,7 +132,6 @@ await send({
   executions: run.executions(),
   outcome: run.recovery.outcome(),
   compensation,
-  finishedAt: Date.now(),
 });
 await ledger.close?.();
 process.disconnect();

@@ -1,3 +1,4 @@
+import { agentsSdkDefaultStrategy } from './agents-sdk-default.js';
 import { aiSdkAloneStrategy } from './ai-sdk-alone.js';
 import { cockatielStrategy } from './cockatiel.js';
 import { langchainToolRetryStrategy } from './langchain-tool-retry.js';
@@ -11,6 +12,7 @@ import type { Strategy } from './strategy.js';
 export const allStrategies: readonly Strategy[] = [
   naiveStrategy,
   aiSdkAloneStrategy,
+  agentsSdkDefaultStrategy,
   langchainToolRetryStrategy,
   pRetryStrategy,
   cockatielStrategy,

@@ -64,11 +64,11 @@ describe('createConsoleTrace as an onEvent listener', () => {
     expect(downstream.applied).toHaveLength(1);
     const at = (pattern: RegExp) => lines.findIndex((line) => pattern.test(line));
 
-    const call = at(/^→ refund_payment\(.*\) {2}call_1$/);
-    const failure = at(/^ {2}✗ UNKNOWN_OUTCOME TIMEOUT: /);
-    const decision = at(/^ {2}⇒ ABORT RECONCILE_BY_HAND: /);
+    const call = at(/^call_1 → refund_payment\(.*\)$/);
+    const failure = at(/^call_1 {3}✗ UNKNOWN_OUTCOME TIMEOUT: /);
+    const decision = at(/^call_1 {3}⇒ ABORT RECONCILE_BY_HAND: /);
     const told = at(
-      /^ {2}✎ model told: \{"failure_class":"UNKNOWN_OUTCOME","recommended_recovery":"ABORT","retry_same_action":false,"code":"RECONCILE_BY_HAND"\}$/,
+      /^call_1 {3}✎ model told: \{"failure_class":"UNKNOWN_OUTCOME","recommended_recovery":"ABORT","retry_same_action":false,"code":"RECONCILE_BY_HAND"\}$/,
     );
     const stopped = at(/^■ run stopped: FAILED \(RECONCILE_BY_HAND\)$/);
     for (const index of [call, failure, decision, told, stopped]) expect(index).toBeGreaterThan(-1);

@@ -1,16 +1,17 @@
+import type { CompensationReport, Outcome } from '@recourse/core';
 import {
-  type CompensationReport,
-  createRecoveryRuntime,
+  createAdapterRuntime,
   InvalidOptionsError,
-  type Outcome,
   optionChecks,
+  policyFromAnnotations,
   type RecoveryOptions,
   type RecoveryRuntime,
   type ToolPolicy,
+  trackWrappedTools,
+  usableTools,
   validateRecoveryOptions,
-} from '@recourse/core';
+} from '@recourse/core/adapter';
 import type { PrepareStepFunction, StopCondition } from 'ai';
-import { policyFromAnnotations } from './mcp-result.js';
 import { createRecentIds } from './recent-ids.js';
 import { createSdkFailureReporter, type StepLike } from './report-sdk-failures.js';
 import { createGuidanceStep, type PrepareStepInput } from './step-guidance.js';
@@ -109,30 +110,13 @@ export function createRecovery(options: AiSdkRecoveryOptions): AiSdkRecovery {
     warn = true,
     ...core
   } = options;
-  const runtime = createRecoveryRuntime(core as RecoveryOptions);
+  const runtime = createAdapterRuntime(core as RecoveryOptions);
   const handled = createRecentIds();
-  const toolNames = new Set<string>();
+  const wrappedTools = trackWrappedTools(runtime, { warn });
   const reportSdkFailures = createSdkFailureReporter(runtime, handled);
   const guidanceStep = createGuidanceStep();
   const escalation = escalationMode === 'approval' ? createEscalation(runtime) : undefined;
   const ownApprovalRules = new Map<string, NeedsApproval>();
-  // Policies naming no wrapped tool, checked once the current job is done, so that toolsets
-  // wrapped in several calls (`{ ...recovery.tools(a), ...recovery.tools(b) }`) count
-  // together; each such policy is reported once.
-  const reported = new Set<string>();
-  let reportPending = false;
-  const reportUnused = () => {
-    reportPending = false;
-    // Names already reported are passed as seen, so a later batch does not report them again.
-    for (const unused of runtime.registerTools([...toolNames, ...reported])) {
-      reported.add(unused.tool);
-      if (!warn) continue;
-      const meant = unused.suggestion ? ` (did you mean "${unused.suggestion}"?)` : '';
-      console.warn(
-        `recourse: policies.${unused.tool} names no wrapped tool${meant}; that policy applies to nothing. createRecovery({ warn: false }) silences this.`,
-      );
-    }
-  };
 
   const tools = <T extends Record<string, unknown>>(toolset: T, policies?: ToolPolicies<T>): T => {
     const wrapped: Record<string, unknown> = {};
@@ -146,7 +130,6 @@ export function createRecovery(options: AiSdkRecoveryOptions): AiSdkRecovery {
       if (policy !== undefined) runtime.declareTool(name, policy as ToolPolicy, 'own');
     }
     for (const [name, tool] of Object.entries(toolset)) {
-      toolNames.add(name);
       const fromAnnotations = policyFromAnnotations(tool);
       if (fromAnnotations) runtime.declareTool(name, fromAnnotations);
       const own = (tool as { needsApproval?: NeedsApproval } | null)?.needsApproval;
@@ -159,10 +142,7 @@ export function createRecovery(options: AiSdkRecoveryOptions): AiSdkRecovery {
       });
       wrapped[name] = escalation ? withEscalation(recovered, name, escalation) : recovered;
     }
-    if (!reportPending) {
-      reportPending = true;
-      queueMicrotask(reportUnused);
-    }
+    wrappedTools.add(Object.keys(toolset));
     return wrapped as T;
   };
 
@@ -174,10 +154,10 @@ export function createRecovery(options: AiSdkRecoveryOptions): AiSdkRecovery {
   const prepareStep = async (input: PrepareStepInput & { steps?: readonly StepLike[] }) => {
     await reportSdkFailures(input.steps);
     await escalation?.settleDeclined(input.messages);
-    const names = [...toolNames];
-    const unusable = new Set(runtime.unusableTools(names));
+    const names = [...wrappedTools.names];
+    const usable = usableTools(runtime, names, (name) => name);
     const result = guidanceStep(input, runtime.takeGuidance());
-    if (unusable.size > 0) result.activeTools = names.filter((name) => !unusable.has(name));
+    if (usable.length < names.length) result.activeTools = usable;
     return result;
   };
 

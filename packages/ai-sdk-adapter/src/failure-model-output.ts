@@ -1,4 +1,4 @@
-import { isToolCallFailure } from './tool-failure-result.js';
+import { isToolCallFailure } from '@recourse/core/adapter';
 
 type ToModelOutput = (options: unknown) => unknown;
 

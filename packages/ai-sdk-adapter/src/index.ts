@@ -1,5 +1,13 @@
 // What an application using this adapter needs from the core, so that installing the
 // adapter is enough (`@recourse/core` comes along as its dependency).
+
+export {
+  isMcpErrorResult,
+  isToolCallFailure,
+  McpToolError,
+  policyFromAnnotations,
+  toolCallFailureOf,
+} from '@recourse/core/adapter';
 export * from '@recourse/core/agent';
 export {
   type AiSdkRecovery,
@@ -7,9 +15,7 @@ export {
   createRecovery,
   type ToolPolicies,
 } from './create-recovery.js';
-export { isMcpErrorResult, McpToolError, policyFromAnnotations } from './mcp-result.js';
 export { type ApprovalAnswerPart, readApprovalAnswers } from './tool-approval.js';
 export type { ToolApprovalOptions } from './tool-approval-function.js';
 export { ToolCallFailedError } from './tool-call-failed-error.js';
-export { isToolCallFailure, toolCallFailureOf } from './tool-failure-result.js';
 export type { FailureMode } from './wrap-tool.js';

@@ -1,4 +1,4 @@
-import type { RecoveryRuntime } from '@recourse/core';
+import type { RecoveryRuntime } from '@recourse/core/adapter';
 import { createRecentIds, type RecentIds } from './recent-ids.js';
 
 /** The part of a step the scan reads; the same in ai@5, ai@6 and ai@7. */

@@ -1,4 +1,4 @@
-import type { RecoveryRuntime } from '@recourse/core';
+import type { RecoveryRuntime } from '@recourse/core/adapter';
 
 /** An operator's answer to an approval request, read from the model messages. */
 export interface ApprovalAnswerPart {

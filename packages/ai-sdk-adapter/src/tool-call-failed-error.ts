@@ -1,4 +1,9 @@
-import { contractText, RecourseError, type RecoveryContract } from '@recourse/core';
+import {
+  contractText,
+  hasMarker,
+  RecourseError,
+  type RecoveryContract,
+} from '@recourse/core/adapter';
 
 const marker = Symbol.for('recourse.error.tool-call-failed');
 
@@ -23,6 +28,6 @@ export class ToolCallFailedError extends RecourseError {
   }
 
   static override isInstance(value: unknown): value is ToolCallFailedError {
-    return typeof value === 'object' && value !== null && marker in value;
+    return hasMarker(value, marker);
   }
 }

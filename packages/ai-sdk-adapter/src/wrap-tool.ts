@@ -1,10 +1,16 @@
-import { modelValue, type RecoveryRuntime, type ToolCallFailure } from '@recourse/core';
+import {
+  isMcpErrorResult,
+  jsonError,
+  McpToolError,
+  mcpErrorText,
+  modelValue,
+  type RecoveryRuntime,
+  type ToolCallFailure,
+  toFailureResult,
+} from '@recourse/core/adapter';
 import { withFailurePassthrough } from './failure-model-output.js';
-import { jsonError } from './json-error.js';
-import { isMcpErrorResult, McpToolError, mcpErrorText } from './mcp-result.js';
 import { isAsyncGeneratorFunction, streamToolCall } from './stream-tool-call.js';
 import { ToolCallFailedError } from './tool-call-failed-error.js';
-import { toFailureResult } from './tool-failure-result.js';
 
 /** The part of the AI SDK's execute options the wrapper reads (ai@5, ai@6 and ai@7). */
 interface ExecuteOptions {

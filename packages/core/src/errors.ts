@@ -12,8 +12,11 @@ export type RecourseErrorCode =
   | 'OUTSIDE_CALL'
   | 'SHELL_PARSER_UNAVAILABLE';
 
-/** `isInstance` for one class, by its own `Symbol.for` marker (survives duplicate copies). */
-function hasMarker(value: unknown, marker: symbol): boolean {
+/**
+ * `isInstance` for one class, by its own `Symbol.for` marker (survives duplicate copies of
+ * a package, where `instanceof` does not). Adapters use it for their own marked objects.
+ */
+export function hasMarker(value: unknown, marker: symbol): boolean {
   return typeof value === 'object' && value !== null && marker in value;
 }
 

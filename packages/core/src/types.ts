@@ -39,6 +39,28 @@ export interface Classification {
   field?: string | undefined;
 }
 
+/**
+ * The classification codes the policy itself acts on, each a fact: another worker owns the
+ * write (`LEASE_LOST`, `IN_FLIGHT`) or its result is elsewhere (`RESULT_NOT_STORED`), the
+ * key belongs to another payload (`IDEMPOTENCY_CONFLICT`), the store is down and nothing
+ * was sent (`LEDGER_UNAVAILABLE`). Every other code is detail for the model and the trace.
+ */
+export const policyFacts = [
+  'LEASE_LOST',
+  'IN_FLIGHT',
+  'RESULT_NOT_STORED',
+  'IDEMPOTENCY_CONFLICT',
+  'LEDGER_UNAVAILABLE',
+] as const;
+export type PolicyFact = (typeof policyFacts)[number];
+
+/** The fact a classification code states, when it is one the policy acts on. */
+export function policyFactOf(code: string | undefined): PolicyFact | undefined {
+  return (policyFacts as readonly (string | undefined)[]).includes(code)
+    ? (code as PolicyFact)
+    : undefined;
+}
+
 /** Everything `decideRecovery` needs: the facts of one failed attempt. */
 export interface DecisionState {
   tool: string;
@@ -62,10 +84,8 @@ export interface DecisionState {
   repairsUnknown?: boolean | undefined;
   retryAfterMs?: number | undefined;
   /**
-   * The classification code. A few codes are facts the policy reads: `LEASE_LOST`,
-   * `IN_FLIGHT` and `RESULT_NOT_STORED` (another worker owns the write, or its result is
-   * elsewhere), `IDEMPOTENCY_CONFLICT` (the key belongs to another payload),
-   * `LEDGER_UNAVAILABLE` (the store is down: nothing was sent).
+   * The classification code. The policy reads only the codes that are facts
+   * (`PolicyFact`, see `policyFacts`); the rest is detail.
    */
   code?: string | undefined;
   /** A reconcile read answered: the write did not happen, or the read itself failed. */

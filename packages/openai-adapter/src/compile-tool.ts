@@ -1,4 +1,4 @@
-import { InvalidOptionsError } from '@recourse/core';
+import { InvalidOptionsError } from '@recourse/core/adapter';
 import { checkStrictCompatible } from './schema/strict-compatible.js';
 import {
   isZod3Schema,

@@ -1,13 +1,13 @@
+import type { CompensationReport, Outcome } from '@recourse/core';
 import {
-  type CompensationReport,
-  createRecoveryRuntime,
-  type Outcome,
+  createAdapterRuntime,
   optionChecks,
   type RecoveryOptions,
   type RecoveryRuntime,
   type ToolPolicy,
+  trackWrappedTools,
   validateRecoveryOptions,
-} from '@recourse/core';
+} from '@recourse/core/adapter';
 import type OpenAI from 'openai';
 import type { ChatCompletionMessageToolCall } from 'openai/resources/chat/completions';
 import type { ResponseOutputItem } from 'openai/resources/responses/responses';
@@ -24,6 +24,7 @@ import {
   type RunResponsesResult,
   runResponses,
 } from './responses/run-responses.js';
+import { toolErrorRecognisers } from './tool-errors.js';
 
 /** One run's recovery for the official OpenAI SDK. Create one per run. */
 export interface OpenAIRecovery {
@@ -73,35 +74,15 @@ export interface OpenAIRecoveryOptions extends RecoveryOptions {
 export function createRecovery(options: OpenAIRecoveryOptions): OpenAIRecovery {
   validateRecoveryOptions(options, { warn: optionChecks.bool });
   const { warn = true, ...core } = options;
-  const runtime = createRecoveryRuntime(core);
-  // Policies naming no defined tool, checked once the current job is done, so that tools
-  // defined in several calls count together; each such policy is reported once.
-  const defined = new Set<string>();
-  const reported = new Set<string>();
-  let reportPending = false;
-  const reportUnused = () => {
-    reportPending = false;
-    // Names already reported are passed as seen, so a later batch does not report them again.
-    for (const unused of runtime.registerTools([...defined, ...reported])) {
-      reported.add(unused.tool);
-      if (!warn) continue;
-      const meant = unused.suggestion ? ` (did you mean "${unused.suggestion}"?)` : '';
-      console.warn(
-        `recourse: policies.${unused.tool} names no defined tool${meant}; that policy applies to nothing. createRecovery({ warn: false }) silences this.`,
-      );
-    }
-  };
+  const runtime = createAdapterRuntime(core, { recognisers: toolErrorRecognisers });
+  const defined = trackWrappedTools(runtime, { warn, verb: 'defined' });
   const tools = ((definitions: Parameters<typeof defineTools>[0]) => {
     const set = defineTools(definitions);
     for (const [name, definition] of Object.entries(definitions)) {
       const policy = (definition as { policy?: ToolPolicy } | undefined)?.policy;
       if (policy !== undefined) runtime.declareTool(name, policy, 'own');
     }
-    for (const name of set.names) defined.add(name);
-    if (!reportPending) {
-      reportPending = true;
-      queueMicrotask(reportUnused);
-    }
+    defined.add(set.names);
     return set;
   }) as typeof defineTools;
   return {

@@ -1,4 +1,4 @@
-import { InvalidOptionsError } from '@recourse/core';
+import { hasMarker, InvalidOptionsError } from '@recourse/core/adapter';
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
 import type { FunctionTool } from 'openai/resources/responses/responses';
 import { type CompiledTool, compileTool } from './compile-tool.js';
@@ -70,5 +70,5 @@ export function defineTools<S extends Record<string, unknown>>(
 }
 
 export function isRecoveryToolSet(value: unknown): value is RecoveryToolSet {
-  return typeof value === 'object' && value !== null && marker in value;
+  return hasMarker(value, marker);
 }

@@ -1,4 +1,4 @@
-import type { RecoveryRuntime } from '@recourse/core';
+import type { RecoveryRuntime } from '@recourse/core/adapter';
 import type { AnyRecoveryToolSet } from './define-tools.js';
 import { type PendingToolCall, runToolCall, type ToolCallRecord } from './run-tool-call.js';
 

@@ -61,7 +61,7 @@ function setUp(options: { onDenial?: 'stop' | 'continue' } = {}) {
         resource: (input: { repo: string }) => urlResource(`https://github.com/${input.repo}`),
       },
       update_issue: { sideEffects: true },
-      // gh talks to github.com here: GH_HOST is unset (unknown, gh would reach anything).
+      // gh talks to github.com here: GH_HOST is said to be unset, whatever this process has.
       shell: {
         resource: (input: { command: string }) =>
           shellResources(input.command, { env: { GH_HOST: '' } }),

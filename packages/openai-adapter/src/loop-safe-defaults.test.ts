@@ -350,12 +350,10 @@ describe.each(modes)('safe by default ($api, stream: $stream)', (mode) => {
     expect(lines).toEqual(
       expect.arrayContaining([
         '• refund_payment does not declare sideEffects: treated as a tool that may write',
-        expect.stringMatching(
-          /^→ refund_payment\(\{"paymentId":"p-42","amount":100\}\) {2}call_1$/,
-        ),
-        expect.stringMatching(/^ {2}✗ UNKNOWN_OUTCOME TIMEOUT: /),
-        expect.stringMatching(/^ {2}⇒ ABORT RECONCILE_BY_HAND: /),
-        expect.stringMatching(/^ {2}✎ model told: .*"code":"RECONCILE_BY_HAND"/),
+        expect.stringMatching(/^call_1 → refund_payment\(\{"paymentId":"p-42","amount":100\}\)$/),
+        expect.stringMatching(/^call_1 {3}✗ UNKNOWN_OUTCOME TIMEOUT: /),
+        expect.stringMatching(/^call_1 {3}⇒ ABORT RECONCILE_BY_HAND: /),
+        expect.stringMatching(/^call_1 {3}✎ model told: .*"code":"RECONCILE_BY_HAND"/),
         '■ run stopped: FAILED (RECONCILE_BY_HAND)',
       ]),
     );

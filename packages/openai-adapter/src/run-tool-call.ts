@@ -1,12 +1,10 @@
 import {
+  answerText,
   callContext,
-  contractText,
-  modelValue,
   type RecoveryRuntime,
   type ToolCallResult,
-} from '@recourse/core';
+} from '@recourse/core/adapter';
 import type { AnyRecoveryToolSet } from './define-tools.js';
-import { modelText } from './model-text.js';
 import { NoSuchToolError } from './tool-errors.js';
 
 /** A function call as both APIs deliver it: id, name and the raw arguments string. */
@@ -47,9 +45,9 @@ export async function runToolCall(
         input: call.arguments,
         error: new NoSuchToolError(call.name, [...tools.names]),
       };
-  let result: ToolCallResult;
+  let ran: ToolCallResult;
   if (!parsed.ok && !runtime.isStopped()) {
-    result = await runtime.recordFailure({
+    ran = await runtime.recordFailure({
       ...base,
       input: parsed.input,
       error: parsed.error,
@@ -57,7 +55,7 @@ export async function runToolCall(
     });
   } else {
     // Once the run has stopped, the runtime answers without running anything.
-    result = await runtime.execute({
+    ran = await runtime.execute({
       ...base,
       input: parsed.input,
       signal,
@@ -80,11 +78,6 @@ export async function runToolCall(
       },
     });
   }
-  let output = result.ok ? modelText(modelValue(result)) : contractText(result.contract);
-  if (typeof output !== 'string') {
-    // It ran, but its result cannot be sent: the model is told so, as a failure.
-    result = await runtime.recordUnsendableResult({ ...base, input: parsed.input, ...output });
-    output = contractText(result.contract);
-  }
+  const { text: output, result } = await answerText(runtime, { ...base, input: parsed.input }, ran);
   return { callId: call.callId, toolName: call.name, input: parsed.input, output, result };
 }

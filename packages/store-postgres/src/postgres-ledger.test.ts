@@ -39,7 +39,7 @@ afterAll(async () => {
 });
 
 describe('PostgresLedger when PostgreSQL is down', () => {
-  it('rejects quickly with LedgerUnavailableError naming the store, never acquiring', async () => {
+  it('rejects with LedgerUnavailableError naming the store, never acquiring', async () => {
     const ledger = open({ connectionString: 'postgres://postgres@127.0.0.1:1/test' });
     const claim = ledger.claim({ key: 'k', payloadHash: 'h' });
     await expect(claim).rejects.toBeInstanceOf(LedgerUnavailableError);
@@ -221,7 +221,7 @@ describe('PostgresLedger across separate pools', () => {
 });
 
 describe('PostgresLedger against a server that accepts connections and never answers', () => {
-  it('gives up within its timeouts (about 5 s) with LedgerUnavailableError', async () => {
+  it('gives up with LedgerUnavailableError instead of waiting for an answer forever', async () => {
     const server = createServer(() => {});
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const address = server.address();

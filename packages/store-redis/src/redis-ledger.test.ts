@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 describe('RedisLedger when Redis is down', () => {
-  it('rejects quickly with LedgerUnavailableError naming the store, never acquiring', async () => {
+  it('rejects with LedgerUnavailableError naming the store, never acquiring', async () => {
     const ledger = open({ url: 'redis://127.0.0.1:1' });
     const claim = ledger.claim({ key: 'k', payloadHash: 'h' });
     await expect(claim).rejects.toBeInstanceOf(LedgerUnavailableError);
@@ -234,7 +234,7 @@ describe('RedisLedger across separate connections', () => {
 });
 
 describe('RedisLedger against a server that accepts connections and never answers', () => {
-  it('gives up within its timeouts (about 5 s) with LedgerUnavailableError', async () => {
+  it('gives up with LedgerUnavailableError instead of waiting for an answer forever', async () => {
     const server = createServer(() => {});
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const address = server.address();

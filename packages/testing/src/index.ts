@@ -24,3 +24,4 @@ export type {
   ScriptedProviderOptions,
 } from './scripted-provider.js';
 export { createScriptedProvider, defaultBaseURL } from './scripted-provider.js';
+export { serveProvider } from './serve-provider.js';

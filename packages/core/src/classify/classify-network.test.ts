@@ -1,13 +1,17 @@
+import { createSocket, type Socket as UdpSocket } from 'node:dgram';
+import { Resolver } from 'node:dns/promises';
 import { once } from 'node:events';
-import { createServer, type Server, type Socket } from 'node:net';
+import { connect, createServer, type LookupFunction, type Server, type Socket } from 'node:net';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { classifyFailure } from './classify-failure.js';
 
 const servers: Server[] = [];
 const sockets: Socket[] = [];
+const udpServers: UdpSocket[] = [];
 afterEach(async () => {
   for (const socket of sockets.splice(0)) socket.destroy();
+  for (const server of udpServers.splice(0)) server.close();
   await Promise.all(
     servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))),
   );
@@ -24,6 +28,26 @@ async function listen(onConnection: (socket: Socket) => void): Promise<number> {
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('no port');
   return address.port;
+}
+
+/**
+ * A UDP DNS server on a free local port that answers every query NXDOMAIN (RFC 1035: the
+ * query's id and question, QR and RA set, RCODE 3).
+ */
+async function nxdomainServer(): Promise<number> {
+  const server = createSocket('udp4');
+  server.on('message', (query, peer) => {
+    let end = 12;
+    while (end < query.length && query[end] !== 0) end += (query[end] ?? 0) + 1;
+    const question = query.subarray(12, end + 5); // the name, its zero byte, type and class
+    const header = Buffer.from([0, 0, 0x81, 0x83, 0, 1, 0, 0, 0, 0, 0, 0]);
+    query.copy(header, 0, 0, 2);
+    server.send(Buffer.concat([header, question]), peer.port, peer.address);
+  });
+  server.bind(0, '127.0.0.1');
+  await once(server, 'listening');
+  udpServers.push(server);
+  return server.address().port;
 }
 
 /** A port that was just free: bind it, then close the server. */
@@ -102,16 +126,24 @@ describe('classifyFailure on real network failures (undici fetch)', () => {
   });
 
   it('a DNS failure is TRANSIENT even with side effects', async () => {
-    const error = await rejection(
-      fetch('http://nonexistent.invalid/', { signal: AbortSignal.timeout(2000) }),
-    );
-    const result = classifyFailure(error, { sideEffects: true });
-    // A sandbox resolver may time out instead of answering NXDOMAIN.
-    if ((error as Error).name === 'TimeoutError') {
-      expect(result.code).toBe('TIMEOUT');
-    } else {
-      expect(result).toMatchObject({ failureClass: 'TRANSIENT', code: 'DNS_FAILURE' });
-    }
+    // The name is looked up by Node's resolver against a local DNS server that answers
+    // NXDOMAIN: the same answer on every machine, whatever its own resolver does.
+    const resolver = new Resolver({ timeout: 2_000, tries: 1 });
+    resolver.setServers([`127.0.0.1:${await nxdomainServer()}`]);
+    const lookup: LookupFunction = (hostname, options, callback) => {
+      resolver.resolve4(hostname).then(
+        ([address = '']) =>
+          options.all ? callback(null, [{ address, family: 4 }]) : callback(null, address, 4),
+        (error: NodeJS.ErrnoException) => callback(error, ''),
+      );
+    };
+    const socket = connect({ host: 'nonexistent.invalid', port: 80, lookup });
+    const [error] = (await once(socket, 'error').catch((e: unknown) => [e])) as [unknown];
+    expect(error).toMatchObject({ code: 'ENOTFOUND', hostname: 'nonexistent.invalid' });
+    expect(classifyFailure(error, { sideEffects: true })).toMatchObject({
+      failureClass: 'TRANSIENT',
+      code: 'DNS_FAILURE',
+    });
   });
 
   it('an abort outside recourse is ABORTED, not a crash: PERMANENT for a read, in doubt for a write', async () => {

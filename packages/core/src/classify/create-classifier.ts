@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import { type Classification, type FailureClass, failureClasses } from '../types.js';
 import { type BuiltinRecogniser, builtinRecognisers } from './builtin-recognisers.js';
+import { distinctMessages } from './compose-message.js';
 import { type FailureEvidence, readFailureEvidence } from './failure-evidence.js';
 import type { FailureFacts } from './failure-facts.js';
 import type { ClassifyHints, RecognisedFailure, Recogniser } from './recogniser.js';
@@ -28,7 +29,7 @@ function isWait(value: unknown): value is number {
 }
 
 function composeMessage(error: unknown, facts: FailureFacts): string {
-  if (facts.messages.length > 0) return facts.messages.slice(0, 3).join(': ');
+  if (facts.messages.length > 0) return distinctMessages(facts.messages).slice(0, 3).join(': ');
   if (typeof error === 'number' || typeof error === 'boolean' || typeof error === 'bigint') {
     return String(error);
   }

@@ -25,9 +25,10 @@ const maxChildrenPerList = 16;
 
 // Where a wrapped error keeps the one it wraps: the standard `cause`, the AI SDK
 // RetryError's `lastError`; and, objects only (pg's `detail` is row text), Stripe's
-// `detail` and @slack/web-api's `original`.
+// `detail`, @slack/web-api's `original` and the OpenAI Agents SDK's `originalError` (the
+// schema error inside its InvalidToolInputError).
 const causeKeys = ['cause', 'lastError'] as const;
-const objectCauseKeys = ['detail', 'original'] as const;
+const objectCauseKeys = ['detail', 'original', 'originalError'] as const;
 // Error bodies (`error`, `data`, `body`) carry codes; AggregateError's and RetryError's
 // `errors` list every attempt.
 const payloadKeys = ['error', 'data', 'body'] as const;

@@ -1,3 +1,4 @@
+import { parseJsonBody } from './compose-message.js';
 import { readIssueField } from './issue-field.js';
 import { truncateText } from './redact.js';
 import { readHeaders, readProperty, readString } from './safe-read.js';
@@ -103,4 +104,11 @@ export function collectNode(node: object, facts: FailureFacts): void {
     if (text !== undefined) collectText(text, facts);
   }
   facts.field ??= readIssueField(node);
+  // A body kept as JSON text (`responseBody`) may name the field: `{"field":"amount"}`.
+  for (const key of ['responseBody', 'body']) {
+    const text = readString(node, key);
+    if (facts.field !== undefined || text === undefined) continue;
+    const body = parseJsonBody(text);
+    facts.field = readIssueField(body) ?? readIssueField(readProperty(body, 'error'));
+  }
 }

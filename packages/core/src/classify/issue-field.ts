@@ -21,6 +21,9 @@ function readIssuePath(issue: unknown): string | undefined {
   return segments.join('.');
 }
 
+// A field name or a dotted / indexed path to one, not a sentence.
+const fieldName = /^[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$-]*|\[\d+\])*$/;
+
 // Where a pydantic / FastAPI location starts: the part of the request, not a field.
 const requestParts = new Set(['body', 'query', 'path', 'header', 'cookie']);
 
@@ -36,8 +39,8 @@ function readLocation(issue: unknown): string | undefined {
 /**
  * The offending input field: the path of the first validation issue, dot-joined
  * (`user.email`), from a zod error's `issues` or an issue list used as `cause` (the AI
- * SDK's Standard Schema validation); a FastAPI `detail` list's `loc`; or the `param` an
- * OpenAI or Stripe error names.
+ * SDK's Standard Schema validation); a FastAPI `detail` list's `loc`; the `param` an
+ * OpenAI or Stripe error names; or a body's own `field`.
  */
 export function readIssueField(node: unknown): string | undefined {
   for (const candidate of [readProperty(node, 'issues'), readProperty(node, 'cause')]) {
@@ -63,5 +66,10 @@ export function readIssueField(node: unknown): string | undefined {
     // As above.
   }
   const param = readProperty(node, 'param');
-  return typeof param === 'string' && param !== '' ? param : undefined;
+  if (typeof param === 'string' && param !== '') return param;
+  // A body that names the field so: `{ message, field: 'amount' }`.
+  const field = readProperty(node, 'field');
+  return typeof field === 'string' && field.length <= 100 && fieldName.test(field)
+    ? field
+    : undefined;
 }

@@ -12,6 +12,7 @@ const byName: ReadonlyArray<readonly [string, Verdict]> = [
   ['NoSuchToolError', verdict('VALIDATION', 'NO_SUCH_TOOL')],
   ['AI_InvalidToolInputError', verdict('VALIDATION', 'INVALID_INPUT')],
   ['AI_InvalidToolArgumentsError', verdict('VALIDATION', 'INVALID_INPUT')],
+  ['InvalidToolInputError', verdict('VALIDATION', 'INVALID_INPUT')], // @openai/agents
   ['AI_TypeValidationError', verdict('VALIDATION', 'INVALID_INPUT')],
   ['AI_InvalidArgumentError', verdict('VALIDATION', 'INVALID_INPUT')],
   ['ZodError', verdict('VALIDATION', 'INVALID_INPUT')],

@@ -17,10 +17,33 @@ export interface SecretRule {
   readonly pattern: RegExp;
   /** A literal (exact case) without which the pattern cannot match. */
   readonly keyword?: string | undefined;
+  /** Whether a match is a secret; without it every match is. */
+  readonly accept?: ((match: string) => boolean) | undefined;
 }
 
 const rule = (name: string, pattern: RegExp, keyword?: string): SecretRule =>
   keyword === undefined ? { name, pattern } : { name, pattern, keyword };
+
+const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+
+/**
+ * `sk-` followed by hyphenated segments is a key when the segments look random: at least
+ * 20 letters and digits with 3 of each, and mixed case, a UUID, or one run of 16 or more
+ * letters and digits.
+ * A pod or package name (`sk-payments-worker-7d9f8c6b5-x2x9z`) is lower case in short runs.
+ */
+export function isSegmentedKey(match: string): boolean {
+  const body = match.slice(3);
+  const alphanumeric = body.replace(/[^A-Za-z0-9]/g, '');
+  const digits = alphanumeric.replace(/[^0-9]/g, '').length;
+  const letters = alphanumeric.length - digits;
+  if (alphanumeric.length < 20 || digits < 3 || letters < 3) return false;
+  const mixedCase = /[a-z]/.test(body) && /[A-Z]/.test(body);
+  const longRun = body
+    .split(/[-_]/)
+    .some((segment) => segment.length >= 16 && /[0-9]/.test(segment) && /[A-Za-z]/.test(segment));
+  return mixedCase || longRun || uuid.test(body);
+}
 
 export const secretRules: readonly SecretRule[] = [
   // Model vendors. OpenAI (sk-proj-, sk-svcacct-, sk-admin-, legacy sk- with T3BlbkFJ),
@@ -31,6 +54,13 @@ export const secretRules: readonly SecretRule[] = [
     'sk-key',
     /\bsk-(?:(?:proj|svcacct|admin|ant|or)-[A-Za-z0-9_-]{16,1024}|[A-Za-z0-9]{20,1024}[A-Za-z0-9_-]{0,1024})/g,
   ),
+  // The same family with the vendor's word and the key in hyphenated segments (`sk-lf-`
+  // and a UUID, `sk-…-…-…` of mixed case): caught when the segments look random.
+  {
+    name: 'sk-key-segmented',
+    pattern: /\bsk-[A-Za-z0-9][A-Za-z0-9_-]{18,2048}/g,
+    accept: isSegmentedKey,
+  },
   rule('google-api-key', /\bAIza[\w-]{35,255}/g),
   // Exactly 34 characters: `hf_` also starts long C identifiers (`hf_servingcell…`).
   rule('huggingface', /\b(?:hf|api_org)_[A-Za-z0-9]{34}(?![A-Za-z0-9_])/g),

@@ -109,13 +109,23 @@ export function redactSecrets(text: string): string {
   return out;
 }
 
+// An AWS Secrets Manager ARN names a secret and holds none: `…:secret:prod/db-password-AbCdEf`
+// (with an ECS JSON key, version stage and id after it) stays readable.
+const secretArnPattern =
+  /\barn:aws[a-z-]{0,20}:secretsmanager:[a-z0-9-]{0,30}:\d{12}:secret:[\w/+=.@-]{1,512}(?::[\w-]{0,100}){0,3}/g;
+
+/** Whether `offset` lies inside one of the spans. */
+const inside = (spans: readonly (readonly [number, number])[], offset: number) =>
+  spans.some(([start, end]) => offset >= start && offset < end);
+
 function redactOnce(text: string): string {
   let out = redactPrivateKeys(text);
-  for (const { keyword, pattern } of secretRules) {
+  for (const { keyword, pattern, accept } of secretRules) {
     if (keyword !== undefined && !out.includes(keyword)) continue;
-    out = out.replace(pattern, (_match: string, kept?: unknown) =>
-      typeof kept === 'string' ? `${kept}${REDACTED}` : REDACTED,
-    );
+    out = out.replace(pattern, (match: string, kept?: unknown) => {
+      if (accept !== undefined && !accept(match)) return match;
+      return typeof kept === 'string' ? `${kept}${REDACTED}` : REDACTED;
+    });
   }
   // The passes below try a match at many positions; text without their words skips them.
   if (schemeWords.test(out)) {
@@ -123,7 +133,14 @@ function redactOnce(text: string): string {
       looksLikeCredential(token) ? `${scheme}${space}${REDACTED}` : match,
     );
   }
-  if (fieldWords.test(out)) out = out.replace(fieldPattern, redactField);
+  if (fieldWords.test(out)) {
+    const arns = out.includes(':secretsmanager:')
+      ? [...out.matchAll(secretArnPattern)].map((m) => [m.index, m.index + m[0].length] as const)
+      : [];
+    out = out.replace(fieldPattern, (match: string, head: string, value: string, at: number) =>
+      inside(arns, at) ? match : redactField(match, head, value),
+    );
+  }
   if (/cookie/i.test(out)) out = out.replace(cookiePattern, `$1${REDACTED}`);
   return out.includes('://') ? out.replace(urlCredentialPattern, `$1:${REDACTED}@`) : out;
 }

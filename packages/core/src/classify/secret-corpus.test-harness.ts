@@ -124,6 +124,47 @@ const entries: readonly Entry[] = [
     (b) => token((k) => `admin key '${k}' revoked`, `sk-${'ant-admin01'}-${b('base64url', 93)}AA`),
   ],
   [
+    'sk- key: vendor word and a UUID',
+    'Langfuse secret key format (sk-lf- and a UUID)',
+    (b) =>
+      token(
+        (k) => `401 Unauthorized: invalid credentials ${k}`,
+        `sk-${'lf'}-${b('hex', 8)}-${b('hex', 4)}-4${b('hex', 3)}-a${b('hex', 3)}-${b('hex', 12)}`,
+      ),
+  ],
+  [
+    'sk- key: vendor word and one long run',
+    'sk- family, vendor-prefixed',
+    (b) => token((k) => `LANGFUSE_SECRET_KEY=${k} was rejected`, `sk-${'lf'}-${b('alnum', 32)}`),
+  ],
+  [
+    'sk- key: mixed-case hyphenated segments',
+    'sk- family, self-hosted gateways',
+    (b) =>
+      token(
+        (k) => `{"error":"invalid api key ${k}"}`,
+        `sk-${b('alnum', 8)}Q7-${b('alnum', 8)}x2-${b('alnum', 8)}K9-${b('alnum', 8)}`,
+      ),
+  ],
+  [
+    'sk-proj- key with hyphens and underscores in the body',
+    'gitleaks openai-api-key (loosened: no T3BlbkFJ marker)',
+    (b) =>
+      token(
+        (k) => `Incorrect API key provided: ${k}.`,
+        `sk-${'proj'}-${b('alnum', 24)}-${b('alnum', 20)}_${b('alnum', 30)}`,
+      ),
+  ],
+  [
+    'sk-ant-api03- key, hyphens in the body',
+    'gitleaks anthropic-api-key',
+    (b) =>
+      token(
+        (k) => `authentication_error: invalid x-api-key ${k}`,
+        `sk-${'ant-api03'}-${b('alnum', 30)}-${b('alnum', 30)}-${b('alnum', 33)}AA`,
+      ),
+  ],
+  [
     'OpenRouter / OpenAI-compatible key',
     'secretlint openai (sk- family)',
     (b) => token((k) => `provider rejected ${k}`, `sk-${'or-v1'}-${b('hex', 64)}`),
@@ -966,6 +1007,35 @@ export function lookAlikes(): LookAlike[] {
     [
       'Kubernetes pod names',
       'pod sk-payments-worker-7d9f8c6b5-x2x9z OOMKilled; api-7f9c8d6b5-kx2lp Pending',
+    ],
+    [
+      'AWS Secrets Manager ARN',
+      'AccessDeniedException: not authorized to perform secretsmanager:GetSecretValue on resource: arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/db-password-AbCdEf',
+    ],
+    [
+      'Secrets Manager ARN with an ECS JSON key',
+      'ResourceInitializationError: unable to pull secrets: arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/api-token-Xy12Zw:password:: not found',
+    ],
+    [
+      'Secrets Manager ARN inside JSON',
+      '{"ARN":"arn:aws:secretsmanager:us-east-1:123456789012:secret:stripe/secret-key-a1B2c3","Name":"stripe/secret-key"}',
+    ],
+    [
+      'a secret named by its id',
+      "ResourceNotFoundException: can't find the specified secret. SecretId: prod/db-password",
+    ],
+    [
+      'GCP Secret Manager name',
+      'NOT_FOUND: projects/acme/secrets/db-password/versions/3 is disabled',
+    ],
+    [
+      'Azure Key Vault secret URL',
+      `SecretNotFound: https://acme-kv.vault.azure.net/secrets/db-password/${b('hex', 32)} was not found`,
+    ],
+    ['Kubernetes secret name', 'Error from server (NotFound): secrets "db-password" not found'],
+    [
+      'sk- deployment names',
+      'deployment sk-payments-reconciliation-worker-v2-2026-11-30 rolled out; sk-learn-1.5.2 installed',
     ],
     ['token counts', '{"usage":{"prompt_tokens":12,"completion_tokens":7},"max_tokens":4096}'],
     [

@@ -1,5 +1,12 @@
 import { type RandomSource, systemRandom } from '../clock.js';
-import type { Decision, DecisionCode, DecisionState, RecoveryBudgets } from '../types.js';
+import {
+  type Decision,
+  type DecisionCode,
+  type DecisionState,
+  type PolicyFact,
+  policyFactOf,
+  type RecoveryBudgets,
+} from '../types.js';
 import { type BackoffOptions, computeBackoff, validateBackoff } from './backoff.js';
 
 export const defaultMaxAttempts = 3;
@@ -44,7 +51,8 @@ export interface DecideOptions extends RecoveryBudgets {
 export function decideRecovery(state: DecisionState, options: DecideOptions = {}): Decision {
   const maxAttempts = options.maxAttempts ?? defaultMaxAttempts;
   const repairBudget = options.repairBudget ?? defaultRepairBudget;
-  const { failureClass, code } = state;
+  const { failureClass } = state;
+  const fact = policyFactOf(state.code);
 
   if (failureClass !== 'TRANSIENT' && state.repairAttempts >= repairBudget) {
     return options.onPoison === 'replan'
@@ -63,10 +71,10 @@ export function decideRecovery(state: DecisionState, options: DecideOptions = {}
       'the ledger could not say how often this failure was repaired, so it may be poison: nothing more is sent',
     );
   }
-  if (code === 'LEASE_LOST' || code === 'IN_FLIGHT' || code === 'RESULT_NOT_STORED') {
-    return next('REOBSERVE', code, ownedElsewhere[code]);
+  if (fact === 'LEASE_LOST' || fact === 'IN_FLIGHT' || fact === 'RESULT_NOT_STORED') {
+    return next('REOBSERVE', fact, ownedElsewhere[fact]);
   }
-  if (code === 'IDEMPOTENCY_CONFLICT') {
+  if (fact === 'IDEMPOTENCY_CONFLICT') {
     return next(
       'REPLAN',
       'IDEMPOTENCY_CONFLICT',
@@ -110,11 +118,14 @@ export function decideRecovery(state: DecisionState, options: DecideOptions = {}
   return next('REPLAN', 'REPLAN', 'the action cannot succeed as asked: the plan needs to change');
 }
 
-const ownedElsewhere = {
+const ownedElsewhere: Record<
+  Extract<PolicyFact, 'LEASE_LOST' | 'IN_FLIGHT' | 'RESULT_NOT_STORED'>,
+  string
+> = {
   LEASE_LOST: 'the claim was taken over by another worker; its result will be the result',
   IN_FLIGHT: 'another worker holds this write; wait for its result',
   RESULT_NOT_STORED: 'the write completed but its result was not stored: read the state',
-} as const;
+};
 
 /**
  * Sending again: a RETRY of a call that provably changed nothing, or a REPLAY of a write
@@ -129,6 +140,7 @@ function decideResend(
   action: 'RETRY' | 'REPLAY',
 ): Decision {
   const replay = action === 'REPLAY';
+  const ledgerDown = policyFactOf(state.code) === 'LEDGER_UNAVAILABLE';
   const canFallBack = state.hasFallback && !replay;
   const stopped = (code: DecisionCode, reason: string) =>
     canFallBack && code !== 'LEDGER_UNAVAILABLE' ? fallback(reason) : abort(code, reason);
@@ -142,9 +154,9 @@ function decideResend(
     timeLeft !== undefined
       ? delayMs < timeLeft
       : options.maxElapsedMs === undefined || elapsed + delayMs <= options.maxElapsedMs;
-  const countBounds = timeLeft === undefined || state.code === 'LEDGER_UNAVAILABLE';
+  const countBounds = timeLeft === undefined || ledgerDown;
   if (countBounds && state.attempts >= maxAttempts) {
-    return state.code === 'LEDGER_UNAVAILABLE'
+    return ledgerDown
       ? stopped('LEDGER_UNAVAILABLE', 'the ledger could not be reached; the write was not sent')
       : stopped(
           'ATTEMPTS_EXHAUSTED',
@@ -169,7 +181,7 @@ function decideResend(
   const retry = withDelay(
     replay
       ? next('REPLAY', 'REPLAY', `re-run behind idempotency key ${state.checkpoint}`)
-      : next('RETRY', 'RETRY', 'transport fault, nothing landed: retry after a backoff'),
+      : next('RETRY', 'RETRY', retryReason(state)),
     state,
     options,
   );
@@ -197,6 +209,15 @@ function decideResend(
         );
   }
   return retry;
+}
+
+/** Why the same call may go again, in the words of what failed. */
+function retryReason(state: DecisionState): string {
+  if (state.reconciled === 'not_happened') {
+    return 'the reconcile read shows the write did not land: send it again after a backoff';
+  }
+  const what = state.code ? `transient failure (${state.code})` : 'transient failure';
+  return `${what} that changed nothing: try again after a backoff`;
 }
 
 function tooLong(state: DecisionState): Decision {

@@ -1,7 +1,7 @@
 import type { Classification } from '../types.js';
 import { type AccessControl, resourcesOf } from './access/access-control.js';
-import { Call, type RunParts } from './call/call.js';
-import type { CallEnding, CallFailureEnding } from './call/call-ending.js';
+import type { CallEnding, CallFailureEnding } from './call/call.js';
+import { Call } from './call/call.js';
 import { executeCall } from './call/execute-call.js';
 import type { ToolCallFailure, ToolCallRequest, ToolCallResult } from './call/tool-call.js';
 import { guardCall } from './guard-call.js';
@@ -9,6 +9,7 @@ import { decideSdkFailure, type SdkFailure } from './model/sdk-failure.js';
 import type { ToolTable } from './options/tool-table.js';
 import type { Concluder } from './run/conclude.js';
 import type { RunState } from './run/run-state.js';
+import type { RunParts } from './run-parts.js';
 import type { TurnCoordinator, TurnPlace } from './turn/turn-coordinator.js';
 
 export interface CallRunnerParts {

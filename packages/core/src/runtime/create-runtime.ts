@@ -134,6 +134,7 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
     },
   });
 
+  const hiddenFailures = new Set<string>();
   const runtime: RecoveryRuntime = {
     runId,
     ledger: run.ledger,
@@ -156,6 +157,19 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
     declareTool(toolName, policy, layer) {
       validatePolicy(policy, `policies.${toolName}`);
       tools.declare(toolName, policy, layer);
+    },
+    reportHiddenFailures(toolName, reason) {
+      if (hiddenFailures.has(toolName)) return false;
+      hiddenFailures.add(toolName);
+      if (run.emitter.active)
+        run.emitter.emit({
+          type: 'tool.failures-hidden',
+          runId,
+          tool: toolName,
+          reason,
+          at: run.clock.now(),
+        });
+      return true;
     },
     registerTools(toolNames) {
       const unused = tools.named

@@ -1,10 +1,8 @@
 import type { Classification } from '../types.js';
 import type { AccessControl } from './access/access-control.js';
-import type { Call } from './call/call.js';
-import type { CallEnding } from './call/call-ending.js';
-import { decideForCall } from './call/decide-for-call.js';
-import { failure } from './call/fail-call.js';
-import { ledgerFault } from './call/ledger-fault.js';
+import type { Call, CallEnding } from './call/call.js';
+import { decideForCall } from './call/call.js';
+import { ledgerFault } from './call/execute-call.js';
 import type { LearnedFacts } from './run/run-memory.js';
 
 /**
@@ -46,7 +44,7 @@ function quarantined(call: Call, facts: LearnedFacts): CallEnding | undefined {
     repairAttempts: Number.POSITIVE_INFINITY,
   });
   return {
-    ...failure(call, classification, decision),
+    ...call.failed(classification, decision),
     refusal: { resource: '(quarantined)', block: false, counted: true },
   };
 }

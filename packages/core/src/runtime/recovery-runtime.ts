@@ -38,6 +38,12 @@ export interface RecoveryRuntime {
    * `policies[name]`). Checked like the options: a bad field throws `InvalidOptionsError`.
    */
   declareTool(toolName: string, policy: ToolPolicy, layer?: 'own' | 'hints'): void;
+  /**
+   * The framework of `toolName` hides its failures from recourse (it answers the model itself,
+   * e.g. with a fixed sentence). Emits one `tool.failures-hidden` event per tool; true the first
+   * time, so an adapter can warn once.
+   */
+  reportHiddenFailures(toolName: string, reason: string): boolean;
   /** The tools an adapter wrapped: policies naming no wrapped tool are reported (and returned). */
   registerTools(toolNames: readonly string[]): { tool: string; suggestion?: string }[];
   /**

@@ -1,7 +1,12 @@
+import type { Classifier } from '../classify/index.js';
 import { createClassifier } from '../classify/index.js';
 import { redactSecrets } from '../classify/redact.js';
+import type { RandomSource } from '../clock.js';
 import { type Clock, systemClock, systemRandom } from '../clock.js';
+import { boundKey, keyFromPayloadHash } from '../keys/idempotency-key.js';
+import type { Ledger } from '../ledger/ledger.js';
 import { MemoryLedger } from '../ledger/memory-ledger.js';
+import type { ResolvedBackoff } from '../policy/backoff.js';
 import { validateBackoff } from '../policy/backoff.js';
 import { defaultRepairBudget } from '../policy/decide-recovery.js';
 import {
@@ -10,16 +15,22 @@ import {
   type RetryBudgetOptions,
 } from '../policy/retry-budget.js';
 import { resolveTelemetry } from '../trace/resolve-telemetry.js';
-import type { RunParts } from './call/call.js';
+import { createEngineRun, type EngineRun } from './call/engine-run.js';
+import type { LeaseRenewer } from './call/lease-renewer.js';
 import { leaseRenewerFor } from './call/lease-renewer.js';
+import type { LedgerDeadline } from './ledger-deadline.js';
 import { createLedgerDeadline, defaultLedgerTimeoutMs } from './ledger-deadline.js';
 import {
   type RecoveryOptions,
   type RetryOptions,
   retryDefaults,
 } from './options/recovery-options.js';
+import type { ResolvedTool } from './options/tool-table.js';
+import type { Emitter } from './run/emitter.js';
 import { createEmitter } from './run/emitter.js';
+import type { RunMemory } from './run/run-memory.js';
 import { createRunMemory } from './run/run-memory.js';
+import type { Telemetry } from './telemetry.js';
 
 /** The parts every call of the run shares, from validated options, defaults filled in. */
 export function createRunParts(options: RecoveryOptions): RunParts {
@@ -62,6 +73,7 @@ export function createRunParts(options: RecoveryOptions): RunParts {
     onPoison: options.onPoison ?? 'stop',
     inFlightWaitMs: options.inFlightWaitMs ?? 5_000,
     telemetry: resolveTelemetry(options.tracer),
+    engine: options.engine ? createEngineRun(options.engine, clock) : undefined,
   };
 }
 
@@ -71,4 +83,43 @@ function resolveBudget(option: RetryOptions['budget'], clock: Clock): RetryBudge
     return option as RetryBudget;
   }
   return createRetryBudget({ ...(option as RetryBudgetOptions | undefined), clock });
+}
+
+/** What every call of a run shares. */
+export interface RunParts {
+  runId: string;
+  ledger: Ledger;
+  /** Bounds every ledger operation a call waits for (`ledgerTimeoutMs`). */
+  deadline: LedgerDeadline;
+  clock: Clock;
+  random: RandomSource;
+  classify: Classifier;
+  emitter: Emitter;
+  memory: RunMemory;
+  renewer: LeaseRenewer;
+  budget: RetryBudget | undefined;
+  backoff: ResolvedBackoff;
+  repairBudget: number;
+  /** How long a call may spend recovering from transient failures. */
+  maxElapsedMs: number;
+  /** When the run's time is up (`deadlineMs` from its start), on the run's clock. */
+  deadlineAt: number | undefined;
+  onPoison: 'stop' | 'replan';
+  inFlightWaitMs: number;
+  telemetry: Telemetry | undefined;
+  /** Set when a durable engine executes the run (`RecoveryOptions.engine`). */
+  engine: EngineRun | undefined;
+}
+
+/** The idempotency key of an operation: the policy's own, or run + tool + input hash. */
+export function keyFor(
+  runId: string,
+  tool: ResolvedTool,
+  input: unknown,
+  hash: () => string,
+): string {
+  const own = tool.policy.key;
+  return own
+    ? boundKey(String(own(input, { runId, toolName: tool.name })))
+    : keyFromPayloadHash(runId, tool.name, hash());
 }

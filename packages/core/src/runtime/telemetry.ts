@@ -1,5 +1,5 @@
 import type { Classification, Decision, FailureClass, RecoveryAction } from '../types.js';
-import type { CallEnding } from './call/call-ending.js';
+import type { CallEnding } from './call/call.js';
 import type { ModelRequest } from './model/model-request.js';
 
 /** What a call tells its tracing span. Implemented over OpenTelemetry in `trace/`. */

@@ -62,6 +62,25 @@ describe('findCoveringDenial', () => {
     expect(findCoveringDenial([], denials)).toBeUndefined();
   });
 
+  it('never matches a name that only starts like the denied one', () => {
+    const denied = 'https://github.com/acme/secret';
+    for (const other of [
+      'secretariat',
+      'secret-santa/issues',
+      'secrets',
+      'secret.md',
+      'secret_2',
+    ]) {
+      expect(resourcesOverlap(denied, `https://github.com/acme/${other}`)).toBe(false);
+    }
+    fc.assert(
+      fc.property(
+        fc.string({ minLength: 1 }).filter((tail) => !tail.startsWith('/')),
+        (tail) => !resourcesOverlap(denied, `${denied}${tail}`),
+      ),
+    );
+  });
+
   it('fails closed for wider reaches and the unknown reach', () => {
     expect(findCoveringDenial(['https://github.com'], denials)?.tool).toBe('github_api');
     expect(findCoveringDenial(['*'], denials)?.tool).toBe('github_api');

@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { shellResources } from './shell-resources.js';
+
+// gh reads GH_HOST from this process's environment when nothing else says it: not here.
+beforeAll(() => vi.stubEnv('GH_HOST', undefined));
+afterAll(() => vi.unstubAllEnvs());
 
 // Nothing is known of the environment but the working directory and home.
 const unknown = { cwd: '/work', home: '/home/agent' };
@@ -26,15 +30,19 @@ describe('targets left to the environment fail closed', () => {
     ['kubectl get secrets -n prod', ['*']],
     ['kubectl --context prod-eu get secrets -n prod', ['k8s://prod-eu/namespaces/prod/secrets']],
     ['kubectl --context prod-eu get secrets', ['k8s://prod-eu']],
-    // gh: the host is GH_HOST's, the repository the working copy's.
-    ['gh api repos/acme/secret', ['*']],
-    ['gh repo clone acme/public', ['*']],
+    // gh: github.com unless GH_HOST says otherwise; the repository the working copy's.
+    ['gh api repos/acme/secret', ['https://github.com/acme/secret']],
+    ['gh repo clone acme/public', ['https://github.com/acme/public']],
     ['gh pr list', ['*']],
     ['GH_HOST= gh api repos/acme/secret', ['https://github.com/acme/secret']],
-    [
-      'GH_HOST=github.acme.com gh api repos/acme/secret',
-      ['https://github.acme.com/api/v3/repos/acme/secret'],
-    ],
+    ['GH_HOST=$H gh api repos/acme/secret', ['*']],
+    ['gh api --hostname "$H" user', ['*']],
+    // GitHub Enterprise has github.com's layout: the API path is the repository's.
+    ['GH_HOST=github.acme.com gh api repos/acme/secret', ['https://github.acme.com/acme/secret']],
+    ['GH_HOST=github.acme.com gh repo clone ACME/Secret', ['https://github.acme.com/acme/secret']],
+    ['gh api --hostname github.acme.com user', ['https://github.acme.com/-/user']],
+    ['gh repo clone github.acme.com/acme/secret', ['https://github.acme.com/acme/secret']],
+    ['gh api https://github.acme.com/api/v3/user', ['https://github.acme.com/api/v3/user']],
     ['gh api --hostname github.com user', ['https://github.com/-/user']],
     ['GH_REPO=acme/secret GH_HOST= gh issue list', ['https://github.com/acme/secret']],
     // git: a remote by name, or the branch's remote, is the repository config's.
@@ -90,6 +98,40 @@ describe('the options say what the environment holds', () => {
     ['git push origin main', ['file:///work', 'https://github.com/acme/app']],
   ])('%s', (command, expected) => {
     expect(reach(command, known)).toEqual([...expected].sort());
+  });
+});
+
+describe("gh's host: github.com unless GH_HOST, --hostname or a GitHub Enterprise remote says otherwise", () => {
+  const enterprise = {
+    gitRemotes: { origin: 'git@ghe.acme.io:Acme/App.git', mirror: 'https://gitlab.com/acme/app' },
+  };
+
+  it.each<[string, string[]]>([
+    // gh may pick the enterprise host of a remote: both hosts, each precisely.
+    [
+      'gh repo clone acme/public',
+      ['https://ghe.acme.io/acme/public', 'https://github.com/acme/public'],
+    ],
+    ['gh api user', ['https://ghe.acme.io/-/user', 'https://github.com/-/user']],
+    ['gh pr list', ['https://ghe.acme.io/acme/app', 'https://gitlab.com/acme/app']],
+    ['GH_HOST= gh search repos x', ['https://ghe.acme.io', 'https://github.com']],
+    ['GH_HOST=github.com gh api repos/acme/x', ['https://github.com/acme/x']],
+    ['gh api --hostname github.com repos/acme/x', ['https://github.com/acme/x']],
+  ])('%s', (command, expected) => {
+    expect(reach(command, enterprise)).toEqual([...expected].sort());
+  });
+
+  it("reads GH_HOST from this process's environment when the options and the line say nothing", () => {
+    vi.stubEnv('GH_HOST', 'GHE.Acme.io');
+    try {
+      expect(reach('gh api repos/acme/secret')).toEqual(['https://ghe.acme.io/acme/secret']);
+      expect(reach('gh api repos/acme/secret', { env: { GH_HOST: '' } })).toEqual([
+        'https://github.com/acme/secret',
+      ]);
+      expect(reach('GH_HOST=h.example gh api user')).toEqual(['https://h.example/-/user']);
+    } finally {
+      vi.stubEnv('GH_HOST', undefined);
+    }
   });
 });
 

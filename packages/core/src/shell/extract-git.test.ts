@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findCoveringDenial } from '../scope/find-covering-denial.js';
 import { pathResource } from '../scope/path-resource.js';
+import { resourcesOverlap } from '../scope/resource-match.js';
 import { shellResources } from './shell-resources.js';
 
 const options = { cwd: '/work', home: '/home/agent' };
@@ -83,6 +84,13 @@ describe('git reaches file paths outside its repository', () => {
       'git archive -o /srv/data/secrets/prod.env HEAD',
     ]) {
       expect(findCoveringDenial(reach(command), denial), command).toBeDefined();
+      // For the precise reason: a resource of its own meets the denied file, never `*`.
+      const reached = reach(command);
+      expect(reached, command).not.toContain('*');
+      expect(
+        reached.some((resource) => resourcesOverlap(denial[0]!.resource, resource)),
+        command,
+      ).toBe(true);
     }
     for (const command of [
       'git status',

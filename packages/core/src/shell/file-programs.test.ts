@@ -65,14 +65,30 @@ describe('ln reaches its targets', () => {
     expect(reach(command)).toEqual([...expected].sort());
   });
 
-  it.each([
-    'ln -s /srv/data/secrets /tmp/s && cat /tmp/s/prod.env',
-    'ln -sf ../secrets /srv/data/public/s',
-    'cd /tmp && ln -s /srv/data/secrets/prod.env x && cat x',
-    'cat -s /srv/data/secrets/prod.env',
-    'rm -rf /srv/data/secrets',
-    'ls -l /srv/data/secrets',
-  ])('%s is blocked after a denial of prod.env', (command) => {
+  // Blocked for the precise reason: what each line reaches, never a parser's `*`.
+  it.each<[string, string[]]>([
+    [
+      'ln -s /srv/data/secrets /tmp/s && cat /tmp/s/prod.env',
+      ['file:///srv/data/secrets', 'file:///tmp/s', 'file:///tmp/s/prod.env'],
+    ],
+    [
+      'ln -sf ../secrets /srv/data/public/s',
+      [
+        'file:///secrets',
+        'file:///srv/data/public/s',
+        'file:///srv/data/public/secrets',
+        'file:///srv/data/secrets',
+      ],
+    ],
+    [
+      'cd /tmp && ln -s /srv/data/secrets/prod.env x && cat x',
+      ['file:///srv/data/secrets/prod.env', 'file:///tmp/x'],
+    ],
+    ['cat -s /srv/data/secrets/prod.env', ['file:///srv/data/secrets/prod.env']],
+    ['rm -rf /srv/data/secrets', ['file:///srv/data/secrets']],
+    ['ls -l /srv/data/secrets', ['file:///srv/data/secrets']],
+  ])('%s is blocked after a denial of prod.env', (command, reached) => {
+    expect(reach(command)).toEqual([...reached].sort());
     expect(findCoveringDenial(reach(command), denial)).toBeDefined();
   });
 

@@ -6,7 +6,9 @@ export interface ShellResourcesOptions {
   /**
    * Variables of the environment the command runs in (e.g. `{ PGHOST: 'db' }`); `''` says a
    * variable is unset. A program whose target a variable names (`PGHOST`, `PGPORT`,
-   * `GH_HOST`, `KUBECONFIG`, …) and that is neither here nor set on the line reaches `*`.
+   * `KUBECONFIG`, …) and that is neither here nor set on the line reaches `*`; gh talks to
+   * github.com unless `GH_HOST` (here, on the line or in this process's environment),
+   * `--hostname` or a GitHub Enterprise remote in `gitRemotes` says otherwise.
    */
   env?: Readonly<Record<string, string>> | undefined;
   /**

@@ -1,8 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { canonicaliseResource } from '../scope/canonicalise-resource.js';
 import { findCoveringDenial } from '../scope/find-covering-denial.js';
 import { urlResource } from '../scope/url-resource.js';
-import { shellResources } from './shell-resources.js';
+import { reachOf, shellResources } from './shell-resources.js';
+import { parseShell } from './shell-syntax.js';
 
 // The environment as a deployer describes it: gh's host is github.com (GH_HOST unset) and
 // kubectl's current context is `default`, namespace `default`.
@@ -168,11 +170,78 @@ describe('shellResources: fails closed', () => {
     expect(reach(command)).toEqual(['*']);
   });
 
-  it('never throws', () => {
+  // Lines made of the words agents type, and of noise: most parse, some do not.
+  const word = fc.oneof(
+    fc.constantFrom(
+      'git',
+      'clone',
+      'curl',
+      '-s',
+      'gh',
+      'api',
+      'repos/acme/secret',
+      'cat',
+      'cd',
+      '/tmp',
+      '~/notes',
+      'https://github.com/acme/public',
+      'git@github.com:acme/x.git',
+      'psql',
+      '-h',
+      'db',
+      'kubectl',
+      'get',
+      'pods',
+      '-n',
+      'prod',
+      'aws',
+      's3',
+      'ls',
+      's3://b/k',
+      'bash',
+      '-c',
+      "'",
+      '"',
+      '&&',
+      '||',
+      '|',
+      ';',
+      '$(',
+      ')',
+      '`',
+      '>',
+      '<<<',
+      'X=$Y',
+      '$HOME',
+      'sudo',
+      'xargs',
+      'env',
+      'echo',
+      '../..',
+      '*',
+      '{a,b}',
+      'f()',
+      '{',
+      '}',
+      '#',
+    ),
+    fc.string({ maxLength: 8 }),
+  );
+  const line = fc.array(word, { maxLength: 10 }).map((words) => words.join(' '));
+
+  it('gives only canonical resources, or [*] for input the parser rejects', () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 80 }), (command) => {
+      fc.property(fc.oneof(line, fc.string({ maxLength: 80 })), (command) => {
         const resources = shellResources(command, options);
-        expect(Array.isArray(resources)).toBe(true);
+        if (parseShell(command) === undefined) {
+          expect(resources).toEqual(['*']);
+          return;
+        }
+        // Input the parser accepts is read without the net: a throw there is a bug.
+        expect(reachOf(command, options)).toEqual(resources);
+        if (resources.includes('*')) expect(resources).toEqual(['*']);
+        else
+          for (const resource of resources) expect(canonicaliseResource(resource)).toBe(resource);
       }),
       { numRuns: 300 },
     );
@@ -180,14 +249,31 @@ describe('shellResources: fails closed', () => {
 });
 
 describe('shellResources against a denial of acme/secret', () => {
-  it.each([
-    'git clone git@github.com:acme/secret.git',
-    'git clone https://github.com/ACME/Secret',
-    'gh api repos/acme/secret',
-    'curl -s https://raw.githubusercontent.com/acme/secret/main/.env',
-    'bash -c "sh -c \'curl https://api.github.com/repos/acme/secret/contents/x\'"',
-    'gh api graphql -f query=\'{ search(query: "repo:acme/secret") { repositoryCount } }\'',
-  ])('%s is blocked', (command) => {
+  // Blocked for the precise reason: what each line reaches, never a parser's `*`.
+  it.each<[string, string[]]>([
+    [
+      'git clone git@github.com:acme/secret.git',
+      ['https://github.com/acme/secret', 'file:///work/secret'],
+    ],
+    [
+      'git clone https://github.com/ACME/Secret',
+      ['https://github.com/acme/secret', 'file:///work/Secret'],
+    ],
+    ['gh api repos/acme/secret', ['https://github.com/acme/secret']],
+    [
+      'curl -s https://raw.githubusercontent.com/acme/secret/main/.env',
+      ['https://github.com/acme/secret/raw/main/.env'],
+    ],
+    [
+      'bash -c "sh -c \'curl https://api.github.com/repos/acme/secret/contents/x\'"',
+      ['https://github.com/acme/secret/contents/x'],
+    ],
+    [
+      'gh api graphql -f query=\'{ search(query: "repo:acme/secret") { repositoryCount } }\'',
+      ['https://github.com'],
+    ],
+  ])('%s is blocked', (command, reached) => {
+    expect(reach(command).sort()).toEqual([...reached].sort());
     expect(findCoveringDenial(reach(command), secretDenial)).toBeDefined();
   });
 

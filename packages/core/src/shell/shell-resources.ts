@@ -15,27 +15,32 @@ import { isUnknownResource } from './shell-word.js';
  */
 export function shellResources(command: string, options: ShellResourcesOptions = {}): string[] {
   try {
-    const home = options.home ?? process.env.HOME;
-    const variables = new Map<string, string | null>(Object.entries(options.env ?? {}));
-    if (home !== undefined && !variables.has('HOME')) variables.set('HOME', home);
-    const state = {
-      cwd: options.cwd ?? process.cwd(),
-      home,
-      variables,
-      functions: new Set<string>(),
-      gitRemotes: new Map(Object.entries(options.gitRemotes ?? {})),
-      kubernetes: options.kubernetes,
-      inputFromLine: false,
-      depth: 0,
-      out: new Set<string>(),
-    };
-    walkScript(command, state);
-    const resources = [...state.out];
-    // A resource built from an unknown value could be anything; `*` makes the rest redundant.
-    if (resources.some((r) => r === everything || isUnknownResource(r))) return [everything];
-    return resources;
+    return reachOf(command, options);
   } catch (error) {
     if (ShellParserUnavailableError.isInstance(error)) throw error;
     return [everything];
   }
+}
+
+/** What `shellResources` answers, without its net: a throw here is a bug, not an answer. */
+export function reachOf(command: string, options: ShellResourcesOptions): string[] {
+  const home = options.home ?? process.env.HOME;
+  const variables = new Map<string, string | null>(Object.entries(options.env ?? {}));
+  if (home !== undefined && !variables.has('HOME')) variables.set('HOME', home);
+  const state = {
+    cwd: options.cwd ?? process.cwd(),
+    home,
+    variables,
+    functions: new Set<string>(),
+    gitRemotes: new Map(Object.entries(options.gitRemotes ?? {})),
+    kubernetes: options.kubernetes,
+    inputFromLine: false,
+    depth: 0,
+    out: new Set<string>(),
+  };
+  walkScript(command, state);
+  const resources = [...state.out];
+  // A resource built from an unknown value could be anything; `*` makes the rest redundant.
+  if (resources.some((r) => r === everything || isUnknownResource(r))) return [everything];
+  return resources;
 }

@@ -1,3 +1,11 @@
+export {
+  type AdapterContractDriver,
+  type AdapterContractRun,
+  type ContractCall,
+  type ContractPlay,
+  type ContractTool,
+  describeAdapterContract,
+} from './adapter-contract.js';
 export { createFakeClock, type FakeClock } from './fake-clock.js';
 export {
   contractLeaseMs,

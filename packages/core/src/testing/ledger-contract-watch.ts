@@ -33,9 +33,12 @@ export function describeWatchContract(harness: () => LedgerContractHarness): voi
       );
       try {
         for (const watch of watches) await live(watch);
+        expect(watches.map((watch) => watch.live)).toEqual(handles.map(() => true));
         const before = [...seen];
         await handles[handles.length - 1]!.addFact(run('a'), 'denial', 'r', denial('r'));
         await eventually(() => seen.every((count, i) => count > before[i]!));
+        // Every handle was told, the one that added the fact included.
+        expect(seen.map((count, i) => count - before[i]! >= 1)).toEqual(handles.map(() => true));
       } finally {
         for (const watch of watches) watch.close();
       }

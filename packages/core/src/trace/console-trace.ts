@@ -19,10 +19,11 @@ export interface ConsoleTrace {
 }
 
 type Style = Parameters<typeof styleText>[0];
+type CallEvent = Extract<RecoveryEvent, { toolCallId: string }>;
 
 /** What each mark in the trace means, for a reader who has never seen one. */
 export const consoleTraceLegend = [
-  '→ a tool call (name, input, call id)   ✗ a failure: its class and code   ⇒ the decision and why',
+  'call_1 → a tool call (its id on every line of it, name, input)   ✗ a failure: its class and code   ⇒ the decision and why',
   '↻ a retry after a backoff   ? a reconcile read   = answered without sending again   ✓ done',
   '⛔ refused before it ran   ⋯ calls of the same turn not run   ✎ what the model was told   ■ the run stopped',
   "↶ an undo (compensation)   ! a result not stored   • a note on a tool's policy, e.g. no sideEffects declared",
@@ -55,12 +56,17 @@ export function createConsoleTrace(options: ConsoleTraceOptions = {}): ConsoleTr
     notRun = 0;
   };
 
-  const header = (tool: string, toolCallId: string, input: unknown) => {
-    if (named.has(toolCallId)) return;
-    named.add(toolCallId);
+  // A header starts every call: where it starts (its first attempt, an answer from the
+  // ledger, a refusal), and, failing that, at its first line. Two runs (or a run and its
+  // restart) may both have a `call_1`: each gets its own header.
+  const header = (event: CallEvent, id: string) => {
+    const name = `${event.runId}\u0000${event.toolCallId}`;
+    if (named.has(name) && !startsCall(event)) return;
+    named.add(name);
     if (named.size > 10_000) named.delete(named.values().next().value as string);
+    const input = 'input' in event ? event.input : undefined;
     write(
-      `${paint('bold', `→ ${tool}`)}(${input === undefined ? '…' : short(json(input))})  ${paint('dim', toolCallId)}`,
+      `${paint('dim', id)} ${paint('bold', `→ ${event.tool}`)}(${input === undefined ? '…' : short(json(input), 160)})`,
     );
   };
 
@@ -71,10 +77,15 @@ export function createConsoleTrace(options: ConsoleTraceOptions = {}): ConsoleTr
     }
     if (event.type === 'call.failed' && event.contract.code === 'RUN_STOPPED') return;
     flush();
-    if ('toolCallId' in event)
-      header(event.tool, event.toolCallId, 'input' in event ? event.input : undefined);
     const line = describe(event, paint);
-    if (line !== undefined) write(line);
+    if (!('toolCallId' in event)) {
+      if (line !== undefined) write(line);
+      return;
+    }
+    // Every line of a call starts with its id, so that calls of one turn can be told apart.
+    const id = shortCallId(event.toolCallId);
+    header(event, id);
+    if (line !== undefined) write(`${paint('dim', id)} ${line}`);
   }) as ConsoleTrace;
 
   trace.outcome = (outcome) => {
@@ -114,6 +125,15 @@ export function createConsoleTrace(options: ConsoleTraceOptions = {}): ConsoleTr
   return trace;
 }
 
+/** The first event of a call: it starts, is answered from the ledger, or is refused. */
+function startsCall(event: RecoveryEvent): boolean {
+  return (
+    (event.type === 'call.started' && event.attempt === 1) ||
+    (event.type === 'call.deduplicated' && event.source === 'ledger') ||
+    event.type === 'call.blocked'
+  );
+}
+
 function describe(
   event: RecoveryEvent,
   paint: (style: Style, text: string) => string,
@@ -128,8 +148,12 @@ function describe(
           );
     case 'failure.classified':
       return `  ${paint('red', `✗ ${event.classification.failureClass}`)} ${event.classification.code}: ${short(event.classification.message, 90)}`;
-    case 'decision.made':
-      return `  ${paint('yellow', `⇒ ${event.decision.action}`)} ${paint('dim', `${event.decision.code}: ${event.decision.reason}`)}`;
+    case 'decision.made': {
+      // The code only when it says more than the action (`⇒ ABORT POISON:`, not `⇒ RETRY RETRY:`).
+      const { action, code, reason } = event.decision;
+      const said = code === action ? reason : `${code}: ${reason}`;
+      return `  ${paint('yellow', `⇒ ${action}${code === action ? ':' : ''}`)} ${paint('dim', said)}`;
+    }
     case 'retry.scheduled':
       return paint('dim', `  ↻ retrying in ${event.delayMs} ms`);
     case 'reconcile.finished':
@@ -162,6 +186,8 @@ function describe(
         'yellow',
         `• policies.${event.tool} names no wrapped tool${event.suggestion ? ` (did you mean "${event.suggestion}"?)` : ''}`,
       );
+    case 'tool.failures-hidden':
+      return paint('yellow', `• ${event.tool} hides its failures from recourse: ${event.reason}`);
     case 'resource.failed':
       // The missing shell parser has said so on the console already, once per process.
       return event.code === 'SHELL_PARSER_UNAVAILABLE'
@@ -205,6 +231,15 @@ function json(value: unknown): string {
   } catch {
     return '[unprintable]';
   }
+}
+
+/**
+ * A call id short enough to start every line of its call: ids of up to 12 characters as
+ * they are, longer ones (a provider's `call_…` of 24 and more) as their last 8 characters,
+ * which is where ids of one turn differ.
+ */
+export function shortCallId(id: string): string {
+  return id.length <= 12 ? id : `…${id.slice(-8)}`;
 }
 
 function short(text: string, max = 80): string {

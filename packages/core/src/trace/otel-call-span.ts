@@ -1,4 +1,4 @@
-import type { CallEnding } from '../runtime/call/call-ending.js';
+import type { CallEnding } from '../runtime/call/call.js';
 import type { CallAbortFacts, CallSpan, CallSpanFacts } from '../runtime/telemetry.js';
 import { type Attributes, type Histogram, type Span, statusError } from './otel-api.js';
 

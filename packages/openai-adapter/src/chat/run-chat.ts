@@ -1,4 +1,5 @@
-import type { Outcome, RecoveryRuntime } from '@recourse/core';
+import type { Outcome } from '@recourse/core';
+import { type RecoveryRuntime, usableTools } from '@recourse/core/adapter';
 import type OpenAI from 'openai';
 import type {
   ChatCompletion,
@@ -98,6 +99,5 @@ export async function runChat(
 
 /** The tools still usable: a denial removes the tools that could reach what was denied. */
 function activeTools(runtime: RecoveryRuntime, tools: AnyRecoveryToolSet) {
-  const unusable = new Set(runtime.unusableTools(tools.names));
-  return tools.chat.filter((tool) => !unusable.has(tool.function.name));
+  return usableTools(runtime, tools.chat, (tool) => tool.function.name);
 }

@@ -1,4 +1,4 @@
-import type { RecoveryRuntime } from '@recourse/core';
+import type { RecoveryRuntime } from '@recourse/core/adapter';
 import type {
   ResponseFunctionToolCall,
   ResponseInputItem,

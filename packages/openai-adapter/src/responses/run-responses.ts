@@ -1,4 +1,5 @@
-import type { Outcome, RecoveryRuntime } from '@recourse/core';
+import type { Outcome } from '@recourse/core';
+import { type RecoveryRuntime, usableTools } from '@recourse/core/adapter';
 import type OpenAI from 'openai';
 import type {
   Response,
@@ -128,6 +129,5 @@ function joinInstructions(own: string | null | undefined, guidance: string | und
 
 /** The tools still usable: a denial removes the tools that could reach what was denied. */
 function activeTools(runtime: RecoveryRuntime, tools: AnyRecoveryToolSet) {
-  const unusable = new Set(runtime.unusableTools(tools.names));
-  return tools.responses.filter((tool) => !unusable.has(tool.name));
+  return usableTools(runtime, tools.responses, (tool) => tool.name);
 }

@@ -3,6 +3,7 @@
 
 import type { AiSdkRecovery } from '@recourse/ai-sdk';
 import type { Classification, Ledger, ToolPolicy } from '@recourse/core';
+import type { AdapterSetup, RecoveryRuntime } from '@recourse/core/adapter';
 import type { SqliteLedgerOptions } from '@recourse/core/sqlite';
 import type { FakeClock, LedgerFactory } from '@recourse/core/testing';
 import type { OpenAIRecovery } from '@recourse/openai';
@@ -14,6 +15,8 @@ export type EntryPoints = [
   Classification,
   Ledger,
   ToolPolicy,
+  AdapterSetup,
+  RecoveryRuntime,
   SqliteLedgerOptions,
   FakeClock,
   LedgerFactory,

@@ -127,3 +127,61 @@ describe('SMTP replies from nodemailer (shape)', () => {
     expect(classesOf(smtpError('EENVELOPE', 'API'))[0]).toBe('VALIDATION');
   });
 });
+
+describe('5.7.x read with its text: the client refused, or the message', () => {
+  const refusal = (response: string, responseCode = 550) =>
+    smtpError('EENVELOPE', 'RCPT TO', responseCode, response);
+
+  it.each([
+    // the message: another one may go through
+    [
+      '554 5.7.1 message rejected: content violates the site policy',
+      'PERMANENT',
+      'MESSAGE_REJECTED',
+    ],
+    [
+      '550 5.7.1 Our system has detected that this message is likely unsolicited mail',
+      'PERMANENT',
+      'MESSAGE_REJECTED',
+    ],
+    ['554 5.7.1 Message rejected as spam', 'PERMANENT', 'MESSAGE_REJECTED'],
+    ['550 5.7.1 Virus detected: Eicar-Test-Signature', 'PERMANENT', 'MESSAGE_REJECTED'],
+    [
+      "550 5.7.26 Unauthenticated email from example.com is not accepted due to domain's DMARC policy",
+      'PERMANENT',
+      'MESSAGE_REJECTED',
+    ],
+    [
+      '550 5.7.23 The message was rejected because of Sender Policy Framework violation (SPF)',
+      'PERMANENT',
+      'MESSAGE_REJECTED',
+    ],
+    // the client: it will be refused again
+    ['554 5.7.1 Relay access denied', 'AUTHORIZATION', 'FORBIDDEN'],
+    ['550 5.7.1 Unable to relay for ops@example.com', 'AUTHORIZATION', 'FORBIDDEN'],
+    [
+      '550 5.7.54 SMTP; Unable to relay recipient in non-accepted domain',
+      'AUTHORIZATION',
+      'FORBIDDEN',
+    ],
+    [
+      '554 5.7.1 Service unavailable; Client host [203.0.113.7] blocked using zen.spamhaus.org',
+      'AUTHORIZATION',
+      'FORBIDDEN',
+    ],
+    [
+      '550 5.7.1 Sender address rejected: not owned by user agent@example.com',
+      'AUTHORIZATION',
+      'FORBIDDEN',
+    ],
+    ['550 5.7.606 Access denied, banned sending IP [203.0.113.7]', 'AUTHORIZATION', 'FORBIDDEN'],
+    ['550 5.7.1 Relaying denied by policy', 'AUTHORIZATION', 'FORBIDDEN'],
+    ['550 5.7.57 Client not authenticated to send mail', 'AUTHORIZATION', 'NOT_AUTHORIZED'],
+    ['554 5.7.8 Error: authentication failed', 'AUTHORIZATION', 'NOT_AUTHORIZED'],
+    ['550 5.7.13 User account disabled', 'AUTHORIZATION', 'NOT_AUTHORIZED'],
+    // a bare 5.7.1: "delivery not authorized" refuses the sender
+    ['550 5.7.1 Delivery not authorized, message refused', 'AUTHORIZATION', 'FORBIDDEN'],
+  ])('%s', (response, failureClass, code) => {
+    expect(classesOf(refusal(response))).toEqual([failureClass, failureClass, code]);
+  });
+});

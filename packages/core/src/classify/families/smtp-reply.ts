@@ -4,11 +4,39 @@ import { transient, type Verdict, verdict } from '../verdict.js';
 
 const unauthenticated = verdict('AUTHORIZATION', 'NOT_AUTHORIZED');
 
+// X.7.Y (security or policy) refuses either the sender or the message, and the code alone
+// rarely says which: 5.7.1 is "relay access denied" on one server and "message rejected as
+// spam" on the next. Enhanced codes that are about the client's credentials (RFC 4954,
+// RFC 5248: 5.7.8, 5.7.9, 5.7.11 to 5.7.14) and text that refuses the client (relaying,
+// authentication, the sender or its host) are AUTHORIZATION: that sender will be refused
+// again. Text that refuses this message (content, spam, a virus, the sending domain's
+// SPF / DKIM / DMARC, a policy) is PERMANENT: another message may go through.
+const credentialCodes = /\b5\.7\.(?:8|9|11|12|13|14)\b/;
+const refusesClient =
+  /\brelay(?:ing)?\b|\bauthenticat(?:e|ion)\s+(?:is\s+)?(?:required|failed|unsuccessful)|\bnot\s+authenticated\b|\bmust\s+(?:first\s+)?(?:authenticate|log\s*in)|\bcredentials?\b|\bsender\s+(?:address\s+)?(?:rejected|denied|not\s+(?:allowed|authori[sz]ed|permitted))|\bnot\s+(?:allowed|authori[sz]ed|permitted)\s+to\s+send\b|\bclient\s+host\b.{0,120}\b(?:blocked|rejected)|\baccess\s+denied\b|\bsending\s+ip\b|\bdelivery\s+not\s+authori[sz]ed\b/i;
+const refusesMessage =
+  /\bspam\b|\bunsolicited\b|\bbulk\b|\bcontent\b|\bvirus\b|\bmalware\b|\bphish|\bspf\b|\bdkim\b|\bdmarc\b|\bpolicy\b|\bpolicies\b|\bmessage\s+(?:rejected|refused|blocked)\b/i;
+
+function classifyPolicyRefusal(response: string): Verdict {
+  // Whose fault: the sending domain's SPF / DKIM / DMARC and the message's content come
+  // first ("Unauthenticated email ... DMARC policy" refuses the message, not the login).
+  if (/\b(?:spf|dkim|dmarc)\b/i.test(response)) return verdict('PERMANENT', 'MESSAGE_REJECTED');
+  if (refusesClient.test(response)) {
+    return /authenticat|credential|log\s*in/i.test(response)
+      ? unauthenticated
+      : verdict('AUTHORIZATION', 'FORBIDDEN');
+  }
+  if (credentialCodes.test(response) && !refusesMessage.test(response)) return unauthenticated;
+  if (refusesMessage.test(response)) return verdict('PERMANENT', 'MESSAGE_REJECTED');
+  // 5.7.1 with nothing more: "delivery not authorized" (RFC 3463) refuses the sender.
+  return verdict('AUTHORIZATION', 'FORBIDDEN');
+}
+
 // An SMTP reply is a definite answer: a 4yz or 5yz to any command, the end of DATA
 // included, means the message was not accepted. 4yz is temporary, 5yz permanent.
 function classifyReply(code: number, response: string): Verdict {
   if (code === 530 || code === 534 || code === 535 || code === 538) return unauthenticated;
-  if (/\b5\.7\.\d{1,3}\b/.test(response)) return verdict('AUTHORIZATION', 'FORBIDDEN'); // policy
+  if (/\b5\.7\.\d{1,3}\b/.test(response)) return classifyPolicyRefusal(response);
   if (/\b5\.3\.4\b/.test(response)) return verdict('VALIDATION', 'INVALID_INPUT'); // too big
   if (code === 421) return transient('SERVICE_UNAVAILABLE');
   if (code >= 400 && code < 500) return transient('TEMPORARY_FAILURE');

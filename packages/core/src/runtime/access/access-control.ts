@@ -1,7 +1,7 @@
 import { everything } from '../../scope/canonical-resource.js';
 import type { ScopeGuard } from '../../scope/scope-guard.js';
 import type { Classification, Decision, DecisionCode } from '../../types.js';
-import type { CallFailureEnding, StopRequest } from '../call/call-ending.js';
+import type { CallFailureEnding, StopRequest } from '../call/call.js';
 import type { ResolvedTool } from '../options/tool-table.js';
 import type { LearnedFacts, RunMemory } from '../run/run-memory.js';
 import type { Terminal } from '../run/run-state.js';

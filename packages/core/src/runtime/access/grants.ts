@@ -1,7 +1,7 @@
 import { InvalidOptionsError } from '../../errors.js';
 import type { AccessGrant } from '../../ledger/ledger.js';
 import { everything } from '../../scope/canonical-resource.js';
-import type { RunParts } from '../call/call.js';
+import type { RunParts } from '../run-parts.js';
 
 /** Records a grant as a fact every worker of the run sees, and says so. */
 export async function recordGrant(run: RunParts, entry: AccessGrant): Promise<void> {

@@ -1,18 +1,21 @@
-import type { Classifier } from '../../classify/index.js';
-import type { Clock, RandomSource } from '../../clock.js';
-import { boundKey, keyFromPayloadHash, payloadHash } from '../../keys/idempotency-key.js';
-import type { Ledger, StoredResult } from '../../ledger/ledger.js';
-import type { ResolvedBackoff } from '../../policy/backoff.js';
-import type { RetryBudget } from '../../policy/retry-budget.js';
-import type { Classification, FailureClass, RecoveryAction } from '../../types.js';
-import type { LedgerDeadline } from '../ledger-deadline.js';
+import { payloadHash } from '../../keys/idempotency-key.js';
+import type { StoredResult } from '../../ledger/ledger.js';
+import { decideRecovery } from '../../policy/decide-recovery.js';
+import type {
+  Classification,
+  Decision,
+  DecisionState,
+  FailureClass,
+  RecoveryAction,
+} from '../../types.js';
 import type { ResolvedTool } from '../options/tool-table.js';
-import type { Emitter } from '../run/emitter.js';
 import type { RecoveryEvent } from '../run/events.js';
-import type { RunMemory } from '../run/run-memory.js';
-import type { CallSpan, Telemetry } from '../telemetry.js';
-import type { HeldLease, LeaseRenewer } from './lease-renewer.js';
-import type { ToolCallRequest } from './tool-call.js';
+import type { Terminal } from '../run/run-state.js';
+import { keyFor, type RunParts } from '../run-parts.js';
+import type { CallSpan } from '../telemetry.js';
+import type { HeldLease } from './lease-renewer.js';
+import { serialiseResult } from './serialise-result.js';
+import type { ToolCallRequest, ToolCallSuccess } from './tool-call.js';
 
 type CallEvent = Extract<RecoveryEvent, { toolCallId: string }>;
 type CallEventType = CallEvent['type'];
@@ -22,46 +25,39 @@ type CallEventFields<T extends CallEventType> = Omit<
   'type' | 'runId' | 'tool' | 'toolCallId' | 'idempotencyKey' | 'at'
 >;
 
-/** What every call of a run shares. */
-export interface RunParts {
-  runId: string;
-  ledger: Ledger;
-  /** Bounds every ledger operation a call waits for (`ledgerTimeoutMs`). */
-  deadline: LedgerDeadline;
-  clock: Clock;
-  random: RandomSource;
-  classify: Classifier;
-  emitter: Emitter;
-  memory: RunMemory;
-  renewer: LeaseRenewer;
-  budget: RetryBudget | undefined;
-  backoff: ResolvedBackoff;
-  repairBudget: number;
-  /** How long a call may spend recovering from transient failures. */
-  maxElapsedMs: number;
-  /** When the run's time is up (`deadlineMs` from its start), on the run's clock. */
-  deadlineAt: number | undefined;
-  onPoison: 'stop' | 'replan';
-  inFlightWaitMs: number;
-  telemetry: Telemetry | undefined;
-}
+/** The lease of a claim nothing renews (a run under a durable engine). */
+const unrenewed: HeldLease = { lost: false, release() {} };
 
-/** The idempotency key of an operation: the policy's own, or run + tool + input hash. */
-export function keyFor(
-  runId: string,
-  tool: ResolvedTool,
-  input: unknown,
-  hash: () => string,
-): string {
-  const own = tool.policy.key;
-  return own
-    ? boundKey(String(own(input, { runId, toolName: tool.name })))
-    : keyFromPayloadHash(runId, tool.name, hash());
+/** A claim a write holds in the ledger: its token and the lease kept alive for it. */
+interface HeldClaim {
+  readonly token: string;
+  readonly lease: HeldLease;
 }
 
 /**
- * One tool call in progress: its facts (attempts, doubt, the claim it holds) and its
- * identity, derived lazily: a read that never fails never hashes its input.
+ * Where a call is in its life, changed only by the call's own transitions below.
+ * `claiming`: a write asking the ledger for its key; `attempting`: executing (a write
+ * holds its claim); `in-doubt`: an attempt may have landed, so nothing is re-sent unless a
+ * reconcile proves it did not or the downstream dedupes on the key; `settled`: the claim
+ * was given back, completed or marked uncertain.
+ */
+type CallState =
+  | { readonly phase: 'claiming' }
+  | { readonly phase: 'attempting'; readonly claim: HeldClaim | undefined }
+  | { readonly phase: 'in-doubt'; readonly claim: HeldClaim }
+  | { readonly phase: 'settled'; readonly inDoubt: boolean };
+
+/** How a call ends without a value, beyond its classification and decision. */
+export interface EndingDetails {
+  error?: unknown;
+  repairAttempts?: number | undefined;
+  status?: 'IN_FLIGHT' | undefined;
+  stop?: StopRequest | undefined;
+}
+
+/**
+ * One tool call in progress: its state (above), its counters and its identity, derived
+ * lazily: a read that never fails never hashes its input.
  */
 export class Call {
   readonly run: RunParts;
@@ -70,17 +66,13 @@ export class Call {
   /** When the first attempt failed: the time budget of the recovery counts from here. */
   failedAt: number | undefined;
   attempts = 0;
-  /** The write may have landed: whoever leaves the call must keep the key in doubt. */
-  inDoubt = false;
-  /** The claim this call holds, if it is a write that acquired one. */
-  token: string | undefined;
-  lease: HeldLease | undefined;
   /** The first failure, and the recovery that answered the last one: for the outcome. */
   firstFailure: Classification | undefined;
   recoveredBy: RecoveryAction | undefined;
   /** The latest failure and the decision taken on it: what a trace shows if the caller aborts. */
   lastDecided: { failureClass: FailureClass; action: RecoveryAction } | undefined;
   span: CallSpan | undefined;
+  #state: CallState;
   #hash: string | undefined;
   #key: string | undefined;
 
@@ -88,6 +80,62 @@ export class Call {
     this.run = run;
     this.tool = tool;
     this.request = request;
+    this.#state = tool.claims ? { phase: 'claiming' } : { phase: 'attempting', claim: undefined };
+  }
+
+  /** The write may have landed: whoever leaves the call must keep the key in doubt. */
+  get inDoubt(): boolean {
+    const state = this.#state;
+    return state.phase === 'in-doubt' || (state.phase === 'settled' && state.inDoubt);
+  }
+
+  /** The call holds its claim in the ledger (a write between claim and settle). */
+  get holdsClaim(): boolean {
+    const state = this.#state;
+    return (
+      (state.phase === 'attempting' || state.phase === 'in-doubt') && state.claim !== undefined
+    );
+  }
+
+  /** The token of the claim this call holds, if it holds one. */
+  get claimToken(): string | undefined {
+    const state = this.#state;
+    return state.phase === 'attempting' || state.phase === 'in-doubt'
+      ? state.claim?.token
+      : undefined;
+  }
+
+  /** The lease of the held claim: lost when another worker took the key over. */
+  get leaseLost(): boolean {
+    const state = this.#state;
+    return (
+      (state.phase === 'attempting' || state.phase === 'in-doubt') &&
+      state.claim?.lease.lost === true
+    );
+  }
+
+  /** The ledger granted the claim; an earlier holder (`previous`) may have written. */
+  claimed(token: string, earlierAttempt: boolean): void {
+    if (this.#state.phase !== 'claiming') return;
+    const { engine } = this.run;
+    // Under an engine the claim is never renewed: this execution is the run's only one.
+    engine?.held.add(this.key);
+    const lease = engine ? unrenewed : this.run.renewer.hold(this.key, token);
+    const claim = { token, lease };
+    this.#state = earlierAttempt ? { phase: 'in-doubt', claim } : { phase: 'attempting', claim };
+  }
+
+  /** An attempt of a claimed call failed in a way that may have landed, or was abandoned. */
+  mayHaveLanded(): void {
+    const state = this.#state;
+    if (state.phase === 'attempting' && state.claim !== undefined)
+      this.#state = { phase: 'in-doubt', claim: state.claim };
+  }
+
+  /** A reconcile proved the write did not happen: it may be sent again. */
+  provedNotLanded(): void {
+    const state = this.#state;
+    if (state.phase === 'in-doubt') this.#state = { phase: 'attempting', claim: state.claim };
   }
 
   get payloadHash(): string {
@@ -132,16 +180,53 @@ export class Call {
   }
 
   /**
+   * How the call ends without a value. A claim still held is settled on the way out of
+   * the call (in doubt → uncertain, else released), so no path forgets it.
+   */
+  failed(
+    classification: Classification,
+    decision: Decision,
+    details: EndingDetails = {},
+  ): CallFailureEnding {
+    return {
+      ok: false,
+      classification,
+      decision,
+      inDoubt: this.inDoubt,
+      ...(details.error === undefined ? {} : { error: details.error }),
+      ...(this.attempts > 0 ? { attempts: this.attempts } : {}),
+      ...(details.repairAttempts === undefined ? {} : { repairAttempts: details.repairAttempts }),
+      ...(this.tool.claims && this.knownKey ? { key: this.knownKey } : {}),
+      ...(details.status ? { status: details.status } : {}),
+      ...(details.stop ? { stop: details.stop } : {}),
+    };
+  }
+
+  /**
+   * Completes the claim with the call's result, the one way a result reaches the ledger (a
+   * write's own success, a reconcile that found the write happened, an undo): when JSON
+   * cannot hold the value the record says why, and a `result.unstorable` event says so.
+   */
+  async storeResult(value: unknown): Promise<void> {
+    const stored = serialiseResult(value);
+    await this.settle('complete', stored);
+    if (stored.unstorable !== undefined)
+      this.emit('result.unstorable', { reason: stored.unstorable });
+  }
+
+  /**
    * Ends the claim once: `complete` with the stored result, `release`, or `uncertain`.
    * Never throws and never waits past the ledger's deadline. A result the ledger did not
    * take (it failed, or did not answer in time) is reported by `result.not-stored`: the
    * write happened, so the caller still gets its value.
    */
   async settle(how: 'complete' | 'release' | 'uncertain', result?: StoredResult): Promise<void> {
-    const token = this.token;
-    if (token === undefined) return;
-    this.token = undefined;
-    this.lease?.release();
+    const state = this.#state;
+    if ((state.phase !== 'attempting' && state.phase !== 'in-doubt') || !state.claim) return;
+    const { token, lease } = state.claim;
+    this.#state = { phase: 'settled', inDoubt: how === 'uncertain' };
+    lease.release();
+    this.run.engine?.held.delete(this.key);
     const { ledger, deadline } = this.run;
     try {
       if (how === 'complete')
@@ -160,4 +245,87 @@ export class Call {
         this.emit('result.not-stored', { reason: this.run.classify(error).message });
     }
   }
+}
+
+/** The run must stop because of this call (or of what it found out). */
+export type StopRequest = Terminal;
+
+/** How a call ended with a value: exactly what the adapter gets back. */
+export type CallSuccessEnding = ToolCallSuccess;
+
+/** How a call ended without a value: the facts the contract and the run state need. */
+export interface CallFailureEnding {
+  ok: false;
+  classification: Classification;
+  decision: Decision;
+  error?: unknown;
+  /** Executions of the tool in this call. */
+  attempts?: number | undefined;
+  /** Repairs spent on this failure's fingerprint before this one. */
+  repairAttempts?: number | undefined;
+  /** The write's idempotency key, told to the model and, in doubt, to the outcome. */
+  key?: string | undefined;
+  /** The write may have landed: it stays in doubt. */
+  inDoubt: boolean;
+  /**
+   * Refused before it ran: the closed resource; `block` records it as a block (a closed
+   * resource), `counted` as a failure the model was told (a quarantined operation).
+   */
+  refusal?: { resource: string; block: boolean; counted?: boolean | undefined } | undefined;
+  /** The contract's status when not the usual FAILED/BLOCKED. */
+  status?: 'IN_FLIGHT' | undefined;
+  /** The run stops because of this. */
+  stop?: StopRequest | undefined;
+}
+
+export type CallEnding = CallSuccessEnding | CallFailureEnding;
+
+/** Extra facts of the moment: what the budget, the repair count or a reconcile said. */
+export type MomentFacts = Partial<
+  Pick<
+    DecisionState,
+    | 'repairAttempts'
+    | 'repairsUnknown'
+    | 'retryBudgetExhausted'
+    | 'retryBudgetWaitMs'
+    | 'reconciled'
+    | 'attempts'
+  >
+>;
+
+/** The policy's answer for this call: its facts in a `DecisionState`, the run's budgets. */
+export function decideForCall(
+  call: Call,
+  classification: Classification,
+  facts: MomentFacts = {},
+): Decision {
+  const { tool, run } = call;
+  return decideRecovery(
+    {
+      tool: tool.name,
+      failureClass: classification.failureClass,
+      code: classification.code,
+      sideEffects: call.inDoubt,
+      checkpoint: tool.claims && tool.policy.idempotent ? call.key : undefined,
+      reconcilable: tool.claims && tool.policy.reconcile !== undefined,
+      hasFallback: tool.policy.fallback !== undefined,
+      attempts: facts.attempts ?? call.attempts,
+      repairAttempts: facts.repairAttempts ?? 0,
+      repairsUnknown: facts.repairsUnknown,
+      retryAfterMs: classification.retryAfterMs,
+      reconciled: facts.reconciled,
+      retryBudgetExhausted: facts.retryBudgetExhausted,
+      retryBudgetWaitMs: facts.retryBudgetWaitMs,
+      elapsedMs: call.failedAt === undefined ? 0 : run.clock.now() - call.failedAt,
+      timeLeftMs: run.deadlineAt === undefined ? undefined : run.deadlineAt - run.clock.now(),
+    },
+    {
+      maxAttempts: tool.maxAttempts,
+      maxElapsedMs: run.maxElapsedMs,
+      repairBudget: run.repairBudget,
+      backoff: run.backoff,
+      random: run.random,
+      onPoison: run.onPoison,
+    },
+  );
 }

@@ -1,18 +1,19 @@
+import { AttemptTimeoutError } from '../../errors.js';
 import { failureFingerprint } from '../../policy/fingerprint.js';
 import { canRetryWithin, recordBudgetOutcome, retryInMsOf } from '../../policy/retry-budget.js';
 import type { Classification, Decision } from '../../types.js';
 import { resourcesOf } from '../access/access-control.js';
 import { denialId } from '../run/run-memory.js';
-import type { Call } from './call.js';
-import type { CallEnding } from './call-ending.js';
-import { decideForCall, type MomentFacts } from './decide-for-call.js';
-import { failure } from './fail-call.js';
-import { askReconcile, settleReconcile } from './resolve-doubt.js';
-import { useFallback } from './use-fallback.js';
+import type { Call, CallEnding } from './call.js';
+import { decideForCall, type MomentFacts } from './call.js';
+import { engineLeaseMs } from './engine-run.js';
+
+const settledReason = new Error('reconcile settled');
 
 /**
- * A failed attempt: classified, decided by the policy, acted on. Resolves to how the call
- * ends, or undefined to attempt again (after the decided backoff).
+ * A failed attempt: classified, decided by the policy, acted on (retry after a backoff,
+ * reconcile, fallback, or the end of the call). Resolves to how the call ends, or
+ * undefined to attempt again (after the decided backoff).
  */
 export async function handleFailure(
   call: Call,
@@ -21,7 +22,7 @@ export async function handleFailure(
 ): Promise<CallEnding | undefined> {
   const { run, tool } = call;
   const classification = known ?? run.classify(error, { sideEffects: tool.effects !== 'read' });
-  if (tool.claims && classification.failureClass === 'UNKNOWN_OUTCOME') call.inDoubt = true;
+  if (classification.failureClass === 'UNKNOWN_OUTCOME') call.mayHaveLanded();
   call.firstFailure ??= classification;
   call.failedAt ??= run.clock.now();
   call.emit('failure.classified', { attempt: call.attempts, classification, error });
@@ -86,6 +87,23 @@ export async function handleFailure(
   }
 }
 
+/**
+ * Under an engine the claim's lease is stretched to the wait's end first: an execution
+ * resumed during the wait finds it in flight and waits out the rest before taking it over.
+ */
+async function waitUnderEngine(call: Call, delayMs: number): Promise<void> {
+  const { run } = call;
+  const token = call.claimToken;
+  if (token !== undefined && delayMs > 0 && run.ledger.renew) {
+    try {
+      await run.deadline.bound('renew', run.ledger.renew(call.key, token, delayMs + engineLeaseMs));
+    } catch {
+      // Not stretched: a resumed execution takes the claim over at once (in doubt, never blind).
+    }
+  }
+  await run.engine?.sleep(delayMs, call.request.signal);
+}
+
 /** Waits the decided delay before the next attempt; nothing more is sent once the lease is lost. */
 async function backOff(call: Call, decision: Decision): Promise<CallEnding | undefined> {
   const { run } = call;
@@ -93,16 +111,15 @@ async function backOff(call: Call, decision: Decision): Promise<CallEnding | und
   call.recoveredBy = decision.action;
   call.emit('retry.scheduled', { attempt: call.attempts, delayMs });
   call.span?.retry(call.attempts, delayMs);
-  await run.clock.sleep(delayMs, call.request.signal);
-  if (!call.lease?.lost) return undefined;
+  if (run.engine) await waitUnderEngine(call, delayMs);
+  else await run.clock.sleep(delayMs, call.request.signal);
+  if (!call.leaseLost) return undefined;
   const classification: Classification = {
     failureClass: 'UNKNOWN_OUTCOME',
     code: 'LEASE_LOST',
     message: `another worker took over the ${call.tool.name} write`,
   };
-  return failure(call, classification, decideForCall(call, classification), {
-    status: 'IN_FLIGHT',
-  });
+  return call.failed(classification, decideForCall(call, classification), { status: 'IN_FLIGHT' });
 }
 
 /** A decision that ends the call: what it learnt is recorded for the run (repairs, poison, denial). */
@@ -142,8 +159,166 @@ async function conclude(
   } else if (!decision.terminal) {
     await run.memory.addRepair(details.fingerprint);
   }
-  return failure(call, classification, decision, {
+  return call.failed(classification, decision, {
     error: details.error,
     repairAttempts: details.repairAttempts,
   });
+}
+
+/**
+ * The declared fallback, used explicitly: the result is marked degraded, never passed off
+ * as the primary's. The primary changed nothing (a fallback is never decided for a write
+ * in doubt), so its claim is released. A fallback that throws ends the call.
+ */
+async function useFallback(
+  call: Call,
+  classification: Classification,
+  decision: Decision,
+): Promise<CallEnding> {
+  const { run, tool, request } = call;
+  await call.settle('release');
+  let value: unknown;
+  try {
+    value = await tool.policy.fallback!(request.input, {
+      runId: run.runId,
+      toolName: tool.name,
+      idempotencyKey: call.key,
+      classification,
+    });
+  } catch (error) {
+    const failed: Decision = {
+      action: 'ABORT',
+      code: 'FALLBACK_FAILED',
+      reason: `the declared fallback failed too, after: ${decision.reason}`,
+      terminal: true,
+    };
+    return call.failed(run.classify(error), failed, { error });
+  }
+  call.recoveredBy = 'FALLBACK';
+  call.emit('fallback.used', { reason: decision.reason });
+  call.emit('call.succeeded', { attempt: call.attempts, degraded: true });
+  return {
+    ok: true,
+    value,
+    deduplicated: false,
+    degraded: true,
+    missingEvidence:
+      tool.policy.missingEvidence ?? `${tool.name} (primary unavailable: ${classification.code})`,
+  };
+}
+
+type ReconcileAnswer =
+  | { happened: true; result: unknown }
+  | { happened: false }
+  | { invalid: Classification; error?: unknown };
+
+/**
+ * Asks the tool's `reconcile` what happened downstream. Only the two documented answers
+ * count — `{ happened: true, result? }` and `{ happened: false }` with a real boolean —
+ * anything else (`true`, `'yes'`, `{ happend: true }`, a throw) proves nothing, so the
+ * write stays in doubt and is never re-sent.
+ */
+async function askReconcile(call: Call): Promise<ReconcileAnswer> {
+  const { run, tool, request } = call;
+  const limitMs = tool.timeoutMs;
+  const stop = new AbortController();
+  let answer: unknown;
+  try {
+    const read = Promise.resolve(
+      tool.policy.reconcile!(request.input, {
+        runId: run.runId,
+        toolName: tool.name,
+        idempotencyKey: call.key,
+      }),
+    );
+    read.catch(() => {}); // an abandoned read must not become an unhandled rejection
+    // With a deadline (the tool's `timeoutMs`), a read that never settles cannot hang the
+    // run: past the deadline it proves nothing.
+    const expired =
+      limitMs === undefined
+        ? undefined
+        : run.clock.sleep(limitMs, stop.signal).then(
+            () => {
+              throw new AttemptTimeoutError(`${tool.name} reconcile`, limitMs);
+            },
+            () => undefined,
+          );
+    answer = await (expired ? Promise.race([read, expired]) : read);
+  } catch (error) {
+    const read = run.classify(error);
+    // Whatever the read's own failure was, what it leaves is a write in doubt.
+    return {
+      invalid: { ...read, failureClass: 'UNKNOWN_OUTCOME', code: 'RECONCILE_FAILED' },
+      error,
+    };
+  } finally {
+    stop.abort(settledReason);
+  }
+  const happened =
+    typeof answer === 'object' && answer !== null
+      ? (answer as { happened?: unknown }).happened
+      : undefined;
+  if (happened === true) return { happened: true, result: (answer as { result?: unknown }).result };
+  if (happened === false) return { happened: false };
+  return {
+    invalid: {
+      failureClass: 'UNKNOWN_OUTCOME',
+      code: 'RECONCILE_FAILED',
+      message: `reconcile answered ${describe(answer)}; expected { happened: true, result? } or { happened: false }`,
+    },
+  };
+}
+
+/**
+ * Acts on a reconcile answer: happened → the stored result (nothing re-sent); invalid →
+ * the call ends in doubt; did not happen → undefined, and the write is no longer in doubt.
+ */
+async function settleReconcile(
+  call: Call,
+  answer: ReconcileAnswer,
+): Promise<CallEnding | undefined> {
+  call.emit('reconcile.finished', { happened: 'invalid' in answer ? 'invalid' : answer.happened });
+  if ('invalid' in answer) {
+    const decision = decideForCall(call, answer.invalid, { reconciled: 'failed' });
+    return call.failed(answer.invalid, decision, { error: answer.error });
+  }
+  if (!answer.happened) {
+    call.provedNotLanded();
+    return undefined;
+  }
+  await call.storeResult(answer.result);
+  call.emit('call.deduplicated', { source: 'reconcile' });
+  call.recoveredBy = 'RECONCILE';
+  return {
+    ok: true,
+    value: answer.result,
+    deduplicated: true,
+    degraded: false,
+  };
+}
+
+/**
+ * The claim found an earlier attempt that may have written (a dead worker, an uncertain
+ * record): prove it either way, replay behind the same key, or stop before sending.
+ */
+export async function resolveClaimedDoubt(call: Call): Promise<CallEnding | undefined> {
+  const classification: Classification = {
+    failureClass: 'UNKNOWN_OUTCOME',
+    code: 'IN_DOUBT',
+    message: `an earlier ${call.tool.name} attempt may have landed`,
+  };
+  const decision = decideForCall(call, classification);
+  if (decision.action === 'RECONCILE') return settleReconcile(call, await askReconcile(call));
+  if (decision.action === 'REPLAY') return undefined; // the downstream dedupes on the key
+  return call.failed(classification, decision);
+}
+
+function describe(answer: unknown): string {
+  if (answer === undefined) return 'nothing';
+  try {
+    const text = JSON.stringify(answer);
+    return text === undefined ? typeof answer : text.slice(0, 80);
+  } catch {
+    return `a ${typeof answer}`;
+  }
 }

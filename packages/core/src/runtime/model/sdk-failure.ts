@@ -2,8 +2,8 @@ import { payloadHash } from '../../keys/idempotency-key.js';
 import { decideRecovery } from '../../policy/decide-recovery.js';
 import { failureFingerprint } from '../../policy/fingerprint.js';
 import type { Classification } from '../../types.js';
-import type { RunParts } from '../call/call.js';
-import type { CallFailureEnding } from '../call/call-ending.js';
+import type { CallFailureEnding } from '../call/call.js';
+import type { RunParts } from '../run-parts.js';
 
 /** A failure the SDK reported without calling execute (invalid input, an unknown tool). */
 export interface SdkFailure {

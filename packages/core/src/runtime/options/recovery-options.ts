@@ -127,8 +127,27 @@ export interface ScopeOptions {
   deny?: readonly string[] | undefined;
 }
 
+/**
+ * The run is executed by a durable-execution engine (DBOS, Restate, ...) that runs one
+ * execution of it at a time and runs it again from its journal after a crash. A write's
+ * claim left in flight by an earlier execution of the run is then taken over at once (the
+ * write is in doubt: reconcile, a replay behind its key, or a person), never waited out as
+ * `IN_FLIGHT` until a lease ends. A recovery wait of a claimed write keeps the claim until
+ * the wait's end, so an execution resumed during the wait waits out the rest before it
+ * takes the claim over: nothing is sent before a Retry-After, even across a restart.
+ */
+export interface EngineOptions {
+  /**
+   * How waits of a second or more are slept (the engine's durable sleep, e.g. Restate's
+   * `ctx.sleep`). Default: the run's clock.
+   */
+  sleep?: ((ms: number) => Promise<void>) | undefined;
+}
+
 export interface RecoveryOptions {
   runId: string;
+  /** Set by the engine adapters (`@recourse/dbos`, `@recourse/restate`): see `EngineOptions`. */
+  engine?: EngineOptions | undefined;
   ledger?: Ledger | undefined;
   policies?: Record<string, ToolPolicy> | undefined;
   /** The policy of every tool without its own; a tool's own policy overrides it field by field. */

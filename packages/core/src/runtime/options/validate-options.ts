@@ -121,6 +121,7 @@ const coreShape: Shape = {
   },
   clock: methods('a Clock', 'now', 'sleep'),
   random: fn,
+  engine: (value, field) => checkShape(value, field, { sleep: fn }),
 };
 
 /** Checks one policy like the options' own; `field` names it in errors. */

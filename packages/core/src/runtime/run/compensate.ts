@@ -1,6 +1,7 @@
-import { Call, type RunParts } from '../call/call.js';
+import { Call } from '../call/call.js';
 import { executeCall } from '../call/execute-call.js';
 import type { ResolvedTool } from '../options/tool-table.js';
+import type { RunParts } from '../run-parts.js';
 import type { UndoInDoubt } from './run-actions.js';
 import { maxUndoableWrites, type WritesToCompensate } from './write-history.js';
 

@@ -1,6 +1,5 @@
 import type { Recovery } from '../../contract/outcome.js';
-import type { Call } from '../call/call.js';
-import type { CallSuccessEnding } from '../call/call-ending.js';
+import type { Call, CallSuccessEnding } from '../call/call.js';
 import type { RunState } from './run-state.js';
 
 /** A call that got its value: a step done (or done in part), a write the run can undo. */

@@ -1,7 +1,6 @@
 import { buildContract, type RecoveryContract } from '../../contract/recovery-contract.js';
 import type { Classification, Decision } from '../../types.js';
-import type { Call } from '../call/call.js';
-import type { CallEnding, StopRequest } from '../call/call-ending.js';
+import type { Call, CallEnding, StopRequest } from '../call/call.js';
 import type { ToolCallResult } from '../call/tool-call.js';
 import { buildOutcome } from './build-outcome.js';
 import { concludeSuccess } from './conclude-success.js';
@@ -97,6 +96,7 @@ export function createConcluder(parts: ConcludeParts): Concluder {
           type: 'call.blocked',
           resource: refusal.resource,
           reason: decision.code,
+          input: call.request.input,
           at: parts.now(),
         });
       }

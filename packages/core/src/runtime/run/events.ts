@@ -16,7 +16,12 @@ interface CallEventBase {
 export type RecoveryEvent =
   | (CallEventBase & { type: 'call.started'; attempt: number; input: unknown })
   | (CallEventBase & { type: 'call.succeeded'; attempt: number; degraded: boolean })
-  | (CallEventBase & { type: 'call.deduplicated'; source: 'ledger' | 'reconcile' })
+  | (CallEventBase & {
+      type: 'call.deduplicated';
+      source: 'ledger' | 'reconcile';
+      /** The call's input, when it was answered before it started. */
+      input?: unknown;
+    })
   | (CallEventBase & { type: 'call.in-flight' })
   | (CallEventBase & {
       type: 'failure.classified';
@@ -59,6 +64,8 @@ export type RecoveryEvent =
     }
   | { type: 'policy.undeclared'; runId: string; tool: string; at: number }
   | { type: 'policy.unused'; runId: string; tool: string; suggestion?: string; at: number }
+  /** A tool whose framework turns its failures into text before recourse sees them (once per tool). */
+  | { type: 'tool.failures-hidden'; runId: string; tool: string; reason: string; at: number }
   /**
    * A policy's resource function threw (once per tool and run): its calls reach everything
    * (fail closed). `code` is a recourse error's code (`SHELL_PARSER_UNAVAILABLE`) or the

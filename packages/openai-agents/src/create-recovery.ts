@@ -1,0 +1,121 @@
+import type { Tool, ToolToFinalOutputFunction } from '@openai/agents';
+import {
+  type CompensationReport,
+  createRecoveryRuntime,
+  InvalidOptionsError,
+  type Outcome,
+  optionChecks,
+  type RecoveryOptions,
+  type RecoveryRuntime,
+  type ToolPolicy,
+  validateRecoveryOptions,
+} from '@recourse/core';
+import { hiddenFailureReason } from './hidden-failure.js';
+import { createStopBehavior } from './stop-run.js';
+import { wrapFunctionTool } from './wrap-function-tool.js';
+
+export interface AgentsRecoveryOptions extends RecoveryOptions {
+  /**
+   * One console line when a policy names no wrapped tool, or a tool turns out to hide its
+   * failures behind the SDK's default error function. Default true; the events
+   * (`policy.unused`, `tool.failures-hidden`) are emitted either way.
+   */
+  warn?: boolean | undefined;
+}
+
+/** What `createRecovery` returns: wrap the agents' tools, give each agent the stop rule. */
+export interface AgentsRecovery {
+  readonly runId: string;
+  /**
+   * The tools an `Agent` is given (function tools, and the tools of its MCP servers from
+   * `getAllMcpTools`), each function tool's calls running through recourse: same names,
+   * schemas, approval rules and guardrails. Other tools (hosted, computer, shell) are
+   * returned as they are. `policies` are per tool name, over `createRecovery({ policies })`.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: tools of any context type
+  tools<T extends readonly Tool<any>[]>(tools: T, policies?: Record<string, ToolPolicy>): T;
+  /**
+   * `new Agent({ toolUseBehavior: recovery.toolUseBehavior })`: ends the run after the tool
+   * calls of a turn once recourse stopped it (BLOCKED, poison, a write to reconcile by hand);
+   * `finalOutput` is then the outcome's summary. Otherwise the model runs again, as with
+   * the SDK's default `'run_llm_again'`. Give it to every agent of a run (handoffs too).
+   */
+  toolUseBehavior: ToolToFinalOutputFunction;
+  /** True once the run reached a terminal state. */
+  isStopped(): boolean;
+  outcome(): Outcome;
+  /** Undoes the run's completed writes that have a `compensate`, newest first, each at most once. */
+  compensate(): Promise<CompensationReport>;
+  /** The SDK-independent engine, for events, the ledger and lower-level use. */
+  readonly runtime: RecoveryRuntime;
+}
+
+/**
+ * The recovery layer for the OpenAI Agents SDK (`@openai/agents`). One per run; a run that
+ * hands off between agents shares it. Options are checked here: a bad field throws
+ * `InvalidOptionsError` naming it.
+ */
+export function createRecovery(options: AgentsRecoveryOptions): AgentsRecovery {
+  validateRecoveryOptions(options, { warn: optionChecks.bool });
+  const { warn = true, ...core } = options;
+  const runtime = createRecoveryRuntime(core as RecoveryOptions);
+  const wrappedNames = new Set<string>();
+  const reported = new Set<string>();
+  let reportPending = false;
+  const reportUnused = () => {
+    reportPending = false;
+    for (const unused of runtime.registerTools([...wrappedNames, ...reported])) {
+      reported.add(unused.tool);
+      if (!warn) continue;
+      const meant = unused.suggestion ? ` (did you mean "${unused.suggestion}"?)` : '';
+      console.warn(
+        `recourse: policies.${unused.tool} names no wrapped tool${meant}; that policy applies to nothing. createRecovery({ warn: false }) silences this.`,
+      );
+    }
+  };
+  const onHiddenFailure = (toolName: string) => {
+    if (runtime.reportHiddenFailures(toolName, hiddenFailureReason) && warn)
+      console.warn(
+        `recourse: ${toolName} hides its failures from recourse: ${hiddenFailureReason}.`,
+      );
+  };
+
+  // biome-ignore lint/suspicious/noExplicitAny: tools of any context type
+  const tools = <T extends readonly Tool<any>[]>(
+    list: T,
+    policies?: Record<string, ToolPolicy>,
+  ): T => {
+    const names = new Set(list.map((entry) => entry.name));
+    for (const [name, policy] of Object.entries(policies ?? {})) {
+      if (!names.has(name))
+        throw new InvalidOptionsError(
+          `tools.${name}`,
+          'a policy for a tool that is not in this list',
+        );
+      runtime.declareTool(name, policy, 'own');
+    }
+    const wrapped = list.map((entry) => {
+      if (entry.type !== 'function') return entry;
+      wrappedNames.add(entry.name);
+      // The SDK's per-call timeout becomes recourse's per-attempt deadline.
+      if (entry.timeoutMs !== undefined)
+        runtime.declareTool(entry.name, { timeoutMs: entry.timeoutMs });
+      return wrapFunctionTool(entry, { runtime, onHiddenFailure });
+    });
+    if (!reportPending) {
+      reportPending = true;
+      queueMicrotask(reportUnused);
+    }
+    return wrapped as unknown as T;
+  };
+
+  return {
+    runId: runtime.runId,
+    tools,
+    toolUseBehavior: createStopBehavior(runtime),
+    isStopped: () => runtime.isStopped(),
+    outcome: () => runtime.outcome(),
+    compensate: () => runtime.compensate(),
+    runtime,
+  };
+}

@@ -1,0 +1,78 @@
+import { setDefaultOpenAIClient, setOpenAIAPI, setTracingDisabled } from '@openai/agents';
+import {
+  createScriptedProvider,
+  type ProviderServer,
+  type ScriptEntry,
+  startProviderServer,
+} from '@recourse/testing';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { createServices } from './services.js';
+
+/**
+ * One scripted model and the fake services for a test file: msw at the HTTP boundary, the
+ * real `@openai/agents` runner talking to it through a real `openai` client (Responses API).
+ * Tracing is off (its exporter would post to the real OpenAI).
+ */
+export function useAgentsHarness() {
+  const provider = createScriptedProvider();
+  const { services, handlers } = createServices();
+  let running: ProviderServer;
+  beforeAll(() => {
+    running = startProviderServer(provider);
+    running.server.use(...handlers);
+    setTracingDisabled(true);
+    setOpenAIAPI('responses');
+    // Created after msw is listening: the client keeps the fetch it finds.
+    setDefaultOpenAIClient(
+      new OpenAI({ apiKey: 'test', baseURL: provider.baseURL, maxRetries: 0 }),
+    );
+  });
+  afterAll(() => running.close());
+  beforeEach(() => {
+    provider.reset();
+    services.reset();
+  });
+  return {
+    provider,
+    services,
+    script(entries: readonly ScriptEntry[]) {
+      provider.reset(entries);
+    },
+    /** Each tool result the model received, `[callId, output]`. */
+    toolOutputs(): [string, string][] {
+      return provider.toolResults().map((result) => [result.callId, result.output]);
+    },
+    /**
+     * The recovery contract a call was answered with: from what the model received, or from
+     * the run's own items for the calls of the turn that ended the run (never sent back).
+     */
+    contract(callId: string, result?: { newItems: readonly unknown[] }): Record<string, unknown> {
+      const sent = provider.toolResults().find((entry) => entry.callId === callId)?.output;
+      const output = sent ?? (result ? outputOf(result.newItems, callId) : undefined);
+      if (output === undefined) throw new Error(`no tool result for ${callId}`);
+      return JSON.parse(output) as Record<string, unknown>;
+    },
+  };
+}
+
+/** Prints the baseline's figures next to recourse's, so the test log shows them. */
+export function report(scenario: string, figures: Record<string, number | string>): void {
+  const line = Object.entries(figures)
+    .map(([name, value]) => `${name}=${value}`)
+    .join(' ');
+  console.log(`[agents-sdk] ${scenario}: ${line}`);
+}
+
+/** The output of a call among a run's items (`RunToolCallOutputItem`). */
+function outputOf(items: readonly unknown[], callId: string): string | undefined {
+  for (const item of items as {
+    type?: string;
+    rawItem?: { callId?: string };
+    output?: unknown;
+  }[]) {
+    if (item.type === 'tool_call_output_item' && item.rawItem?.callId === callId)
+      return typeof item.output === 'string' ? item.output : JSON.stringify(item.output);
+  }
+  return undefined;
+}

@@ -1,0 +1,80 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { type DbosWorkerConfig, dbosWorkerVariable, type WorkerReport } from './dbos-protocol.js';
+
+const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
+const workerScript = fileURLToPath(new URL('./dbos-worker.ts', import.meta.url));
+
+type Finished = Extract<WorkerReport, { type: 'finished' }>;
+type Blocking = Extract<WorkerReport, { type: 'blocking' }>;
+
+export interface DbosWorker {
+  child: ChildProcess;
+  /** Resolves once every job named stands at its kill point. */
+  blockingAt(workflowIds: readonly string[]): Promise<Map<string, Blocking>>;
+  /** Resolves with the report once the worker exits cleanly. */
+  finished: Promise<Finished>;
+  /** SIGKILL, resolved once the process is gone. */
+  kill(): Promise<void>;
+}
+
+/**
+ * Starts `dbos-worker.ts` as its own Node process (TypeScript through tsx, workspace
+ * packages from their sources). Every wait rejects with the worker's stderr if it dies
+ * first, so a broken worker fails the test instead of hanging it.
+ */
+export function startDbosWorker(config: DbosWorkerConfig): DbosWorker {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--conditions=recourse-source', workerScript],
+    {
+      cwd: repositoryRoot,
+      env: { ...process.env, [dbosWorkerVariable]: JSON.stringify(config) },
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    },
+  );
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  const died = exited.then((code) => {
+    throw new Error(`DBOS worker ${config.worker} exited ${code}: ${stderr.slice(-4000)}`);
+  });
+  died.catch(() => {});
+  const blocking = new Map<string, Blocking>();
+  const finished = new Promise<Finished>((resolve, reject) => {
+    child.on('message', (message: WorkerReport) => {
+      if (message.type === 'blocking') blocking.set(message.workflowId, message);
+      if (message.type === 'finished') resolve(message);
+    });
+    died.catch(reject);
+  }).then(async (report) => {
+    const code = await exited;
+    if (code !== 0) throw new Error(`DBOS worker ${config.worker} exited ${code}: ${stderr}`);
+    return report;
+  });
+  finished.catch(() => {});
+  return {
+    child,
+    blockingAt: (workflowIds) =>
+      Promise.race([
+        new Promise<Map<string, Blocking>>((resolve) => {
+          const check = () => {
+            if (workflowIds.every((id) => blocking.has(id))) {
+              child.off('message', check);
+              resolve(blocking);
+            }
+          };
+          child.on('message', check);
+          check();
+        }),
+        died,
+      ]),
+    finished,
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
