@@ -10,6 +10,11 @@ import { runObservabilityExample } from './ai-sdk/observability.js';
 import { runParserFallbackExample } from './ai-sdk/parser-fallback.js';
 import { runRefundExample } from './ai-sdk/refund.js';
 import { runSagaExample } from './ai-sdk/saga.js';
+import {
+  runLangChainGithubExample,
+  runLangChainRefundExample,
+  runLangChainRepairExample,
+} from './langchain/agents.js';
 import { runMcpProxyExample } from './mcp/proxy.js';
 import { runOpenAIChargeExample } from './openai/charge.js';
 import { runOpenAIGithubExample } from './openai/github.js';
@@ -60,6 +65,9 @@ const all = [
     'charge: 402 card declined → reconciled, not retried, quarantined (OpenAI SDK)',
     runOpenAIChargeExample,
   ],
+  ['langchain refund: createAgent, the lost response reconciled', runLangChainRefundExample],
+  ['langchain github: a 403 and an SSH clone in the same response', runLangChainGithubExample],
+  ['langchain repair: a 422 fixed by the model (createAgent)', runLangChainRepairExample],
   [
     'mcp: recourse-mcp in front of server-everything and a write that times out after writing',
     () => runMcpProxyExample(),

@@ -20,6 +20,11 @@ export const readmeTarballFolder = '/tmp/recourse-packages';
 const labels: Record<string, string> = {
   '@recourse/ai-sdk': 'Vercel AI SDK agents',
   '@recourse/openai': 'official OpenAI SDK agents',
+  '@recourse/openai-agents': 'OpenAI Agents SDK agents',
+  '@recourse/langchain': 'LangChain agents (createAgent)',
+  '@recourse/mcp': 'any MCP client: the recourse-mcp proxy',
+  '@recourse/dbos': 'AI SDK agents in DBOS workflows',
+  '@recourse/restate': 'AI SDK agents in Restate handlers',
   '@recourse/store-redis': 'optional: a ledger in Redis',
   '@recourse/store-postgres': 'optional: a ledger in PostgreSQL',
   '@recourse/testing': 'optional: a scripted model for offline tests',

@@ -6,6 +6,10 @@ import type { Strategy } from './strategy.js';
 // libs/langchain/src/agents/middleware/toolRetry.ts, defaults in ./constants.ts
 // `RetrySchema`, delay in ./utils.ts `calculateRetryDelay`): 2 retries, every error,
 // 1 s × 2ⁿ capped at 60 s, ±25 % jitter from `Math.random`, `onFailure: "continue"`.
+// Checked again against langchain 1.5.14: `retryOn` defaults to `getRetryable(error) ?? true`
+// (only errors LangChain itself stamps non-retryable, its own model errors, are skipped) and
+// an error's own `retryAfterMs` property is a floor on the delay; a tool's HTTP error carries
+// neither, so for the chaos downstream's errors this is still "every error, 1 s × 2ⁿ".
 const maxRetries = 2;
 const initialDelayMs = 1_000;
 const backoffFactor = 2;

@@ -54,6 +54,8 @@ async function attempt(call: Call): Promise<CallEnding> {
         return call.holdsClaim ? await settleSuccess(call, value) : succeeded(call, value);
       ending = await handleFailure(call, rejected.error, rejected.classification);
     } catch (error) {
+      // A pause is not a failure: nothing is decided, and the claim is let go below.
+      if (request.isPause?.(error) === true) throw error;
       if (isCallerAbort(error, request.signal)) {
         // Cancelled mid-attempt: a write may have landed, so its key stays in doubt.
         call.mayHaveLanded();

@@ -14,6 +14,13 @@ export interface ToolCallRequest {
    */
   execute: (input: unknown, signal: AbortSignal | undefined) => unknown;
   /**
+   * The framework's own control flow thrown through the tool (a LangGraph `interrupt()`
+   * that pauses the run for a human): rethrown untouched, never classified or counted. A
+   * write's claim is let go, since the framework runs the tool again from its start when
+   * it resumes, under the same key.
+   */
+  isPause?: ((error: unknown) => boolean) | undefined;
+  /**
    * The turn (one model response) the call belongs to: any value that is the same for
    * every call of that response and differs between responses (compared with `===`).
    * Calls are handed over in the response's order. Without it the call waits for nothing.
