@@ -2,7 +2,7 @@
 // `./run.sh bench soak [--quick]` (from bench/: tsx --conditions=recourse-source soak/run-soak.ts).
 // Measured on the build with plain node; writes report/soak.md, soak.json and two charts
 // (report-quick/ with --quick). A benchmark, not a test: nothing here asserts a time.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildForBench, plainEnvironment, root, runPlainNode } from '../on-build.js';
@@ -11,8 +11,7 @@ import { type SoakResult, writeSoakReport } from './soak-report.js';
 import { soakStoreNames } from './soak-stores.js';
 
 const quick = process.argv.includes('--quick');
-const runsArgument = process.argv.find((a) => a.startsWith('--runs='));
-const runs = runsArgument ? Number(runsArgument.slice('--runs='.length)) : quick ? 500 : 10_000;
+
 const log = (line: string) => console.log(`[soak] ${line}`);
 const started = performance.now();
 
@@ -22,24 +21,39 @@ buildForBench(
   log,
 );
 
+// `--keep=DIR`: each store's figures are written to DIR and a store whose figures are there
+// already is not run again (a long PostgreSQL pass can be resumed). `--runs-postgres=N`:
+// PostgreSQL commits every claim and completion synchronously, ~1 ms each on a VM disk, so
+// its pass can be shortened; the report gives each store's run count.
+const option = (name: string) =>
+  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const keep = option('keep');
 const temporary = mkdtempSync(join(tmpdir(), 'recourse-soak-'));
-const sqliteDirectory = process.env.RECOURSE_BENCH_TMP ?? temporary;
+const outputs = keep ?? temporary;
+const runs = Number(option('runs') ?? (quick ? 500 : 10_000));
+mkdirSync(outputs, { recursive: true });
+// SQLite's fsync per commit dominates on a VM disk; tmpfs keeps the run to minutes, as in `pnpm bench`.
+const sqliteDirectory =
+  process.env.RECOURSE_BENCH_TMP ?? (existsSync('/dev/shm') ? '/dev/shm' : temporary);
 const stores: SoakResult['stores'] = [];
 try {
   for (const store of soakStoreNames) {
-    const output = join(temporary, `${store}.json`);
-    log(`${store}: ${runs} runs of 20 calls`);
-    runPlainNode(
-      [
-        '--expose-gc',
-        join('bench', 'soak', 'dist', 'soak-main.js'),
-        store,
-        String(runs),
-        output,
-        sqliteDirectory,
-      ],
-      plainEnvironment(),
-    );
+    const output = join(outputs, `${store}.json`);
+    const storeRuns = Number(option(`runs-${store}`) ?? runs);
+    if (!existsSync(output)) {
+      log(`${store}: ${storeRuns} runs of 20 calls`);
+      runPlainNode(
+        [
+          '--expose-gc',
+          join('bench', 'soak', 'dist', 'soak-main.js'),
+          store,
+          String(storeRuns),
+          output,
+          sqliteDirectory,
+        ],
+        plainEnvironment(),
+      );
+    }
     stores.push(JSON.parse(readFileSync(output, 'utf8')));
   }
 } finally {

@@ -31,7 +31,7 @@ end
 local token = tostring(redis.call('INCR', KEYS[2]))
 local inDoubt = '0'
 if previous ~= '' then inDoubt = '1' end
-redis.call('DEL', KEYS[1])
+if f[1] then redis.call('DEL', KEYS[1]) end
 redis.call('HSET', KEYS[1], 'state', 'in_flight', 'payloadHash', ARGV[1], 'token', token,
   'leaseExpiresAt', ARGV[3], 'updatedAt', ARGV[2], 'inDoubt', inDoubt)
 if note then redis.call('HSET', KEYS[1], 'note', note) end
