@@ -17,7 +17,10 @@ import { createOpenAI as createOpenAIv2 } from 'openai-provider-v2';
 import { createOpenAI as createOpenAIv3 } from 'openai-provider-v3';
 import { createOpenAI as createOpenAIv4 } from 'openai-provider-v4';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTurnShop, turnPolicies } from './turn-shop.js';
+import {
+  createTurnShop,
+  turnPolicies,
+} from '../../packages/ai-sdk-adapter/test-support/turn-shop.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: each version's functions have their own types
 type Loose = (...args: any[]) => any;

@@ -9,6 +9,7 @@ import {
   toolCall,
 } from '@recourse/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTurnShop, turnPolicies } from '../../ai-sdk-adapter/test-support/turn-shop.js';
 import { createRecovery } from './index.js';
 import {
   contractFor,
@@ -18,7 +19,6 @@ import {
   runLoop,
   unansweredInRun,
 } from './test-support/harness.js';
-import { createTurnShop, turnPolicies } from './test-support/turn-shop.js';
 
 const provider = createScriptedProvider();
 let running: ProviderServer;
