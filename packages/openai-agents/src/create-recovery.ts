@@ -1,15 +1,15 @@
 import type { Tool, ToolToFinalOutputFunction } from '@openai/agents';
+import type { CompensationReport, Outcome } from '@recourse/core';
 import {
-  type CompensationReport,
-  createRecoveryRuntime,
+  createAdapterRuntime,
   InvalidOptionsError,
-  type Outcome,
   optionChecks,
   type RecoveryOptions,
   type RecoveryRuntime,
   type ToolPolicy,
+  trackWrappedTools,
   validateRecoveryOptions,
-} from '@recourse/core';
+} from '@recourse/core/adapter';
 import { hiddenFailureReason } from './hidden-failure.js';
 import { createStopBehavior } from './stop-run.js';
 import { wrapFunctionTool } from './wrap-function-tool.js';
@@ -58,21 +58,8 @@ export interface AgentsRecovery {
 export function createRecovery(options: AgentsRecoveryOptions): AgentsRecovery {
   validateRecoveryOptions(options, { warn: optionChecks.bool });
   const { warn = true, ...core } = options;
-  const runtime = createRecoveryRuntime(core as RecoveryOptions);
-  const wrappedNames = new Set<string>();
-  const reported = new Set<string>();
-  let reportPending = false;
-  const reportUnused = () => {
-    reportPending = false;
-    for (const unused of runtime.registerTools([...wrappedNames, ...reported])) {
-      reported.add(unused.tool);
-      if (!warn) continue;
-      const meant = unused.suggestion ? ` (did you mean "${unused.suggestion}"?)` : '';
-      console.warn(
-        `recourse: policies.${unused.tool} names no wrapped tool${meant}; that policy applies to nothing. createRecovery({ warn: false }) silences this.`,
-      );
-    }
-  };
+  const runtime = createAdapterRuntime(core as RecoveryOptions);
+  const wrappedTools = trackWrappedTools(runtime, { warn });
   const onHiddenFailure = (toolName: string) => {
     if (runtime.reportHiddenFailures(toolName, hiddenFailureReason) && warn)
       console.warn(
@@ -96,16 +83,12 @@ export function createRecovery(options: AgentsRecoveryOptions): AgentsRecovery {
     }
     const wrapped = list.map((entry) => {
       if (entry.type !== 'function') return entry;
-      wrappedNames.add(entry.name);
       // The SDK's per-call timeout becomes recourse's per-attempt deadline.
       if (entry.timeoutMs !== undefined)
         runtime.declareTool(entry.name, { timeoutMs: entry.timeoutMs });
       return wrapFunctionTool(entry, { runtime, onHiddenFailure });
     });
-    if (!reportPending) {
-      reportPending = true;
-      queueMicrotask(reportUnused);
-    }
+    wrappedTools.add(list.filter((entry) => entry.type === 'function').map((entry) => entry.name));
     return wrapped as unknown as T;
   };
 

@@ -1,5 +1,5 @@
 import type { FunctionTool, RunContext } from '@openai/agents';
-import { contractText, modelValue, type RecoveryRuntime } from '@recourse/core';
+import { contractText, jsonError, modelValue, type RecoveryRuntime } from '@recourse/core/adapter';
 import { isSdkDefaultErrorText, ToolFailureHiddenError } from './hidden-failure.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: any tool's context, schema and result
@@ -74,7 +74,14 @@ export function wrapFunctionTool(
           },
         })
       : await runtime.recordFailure({ ...request, error: parsed.error });
-    return result.ok ? modelValue(result) : contractText(result.contract);
+    if (!result.ok) return contractText(result.contract);
+    const value = modelValue(result);
+    // A value the SDK could not serialise would throw out of the run: the model is told
+    // the call failed instead.
+    const unsendable = jsonError(value);
+    if (unsendable === undefined) return value;
+    const failure = await runtime.recordUnsendableResult({ ...request, error: unsendable });
+    return contractText(failure.contract);
   };
 
   const descriptors = Object.getOwnPropertyDescriptors(tool) as PropertyDescriptorMap;

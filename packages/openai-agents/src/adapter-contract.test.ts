@@ -1,0 +1,80 @@
+import {
+  Agent,
+  type RunResult,
+  run,
+  setDefaultOpenAIClient,
+  setOpenAIAPI,
+  setTracingDisabled,
+} from '@openai/agents';
+import { describeAdapterContract } from '@recourse/core/testing';
+import {
+  createScriptedProvider,
+  type ProviderServer,
+  type ScriptEntry,
+  startProviderServer,
+  text,
+  toolCall,
+} from '@recourse/testing';
+import OpenAI from 'openai';
+import { afterAll, beforeAll } from 'vitest';
+import { createRecovery, tool } from './index.js';
+
+const provider = createScriptedProvider();
+let server: ProviderServer | undefined;
+beforeAll(() => {
+  server = startProviderServer(provider);
+  setTracingDisabled(true);
+  setOpenAIAPI('responses');
+  // The client captures fetch at construction: after msw is installed.
+  setDefaultOpenAIClient(new OpenAI({ apiKey: 'test', baseURL: provider.baseURL, maxRetries: 0 }));
+});
+afterAll(() => server?.close());
+
+describeAdapterContract('@recourse/openai-agents', {
+  start(options, contractTools) {
+    const recovery = createRecovery({ ...options, warn: false });
+    const agent = new Agent({
+      name: 'contract',
+      model: 'gpt-4o',
+      tools: recovery.tools(
+        Object.entries(contractTools).map(([name, t]) =>
+          tool({
+            name,
+            description: t.description,
+            parameters: t.inputSchema,
+            strict: true,
+            execute: (input, _context, details) =>
+              t.execute(input as Record<string, string>, details?.signal),
+          }),
+        ),
+      ),
+      toolUseBehavior: recovery.toolUseBehavior,
+    });
+    return {
+      runtime: recovery.runtime,
+      async play(turns) {
+        const script: ScriptEntry[] = turns.map((calls) =>
+          calls.map((c) => toolCall(c.name, c.input, { id: c.id })),
+        );
+        provider.reset([...script, text('done')]);
+        const result = await run(agent, 'go', { maxTurns: turns.length + 1 });
+        return { answers: answersIn(result), modelRequests: provider.requests.length };
+      },
+    };
+  },
+});
+
+/**
+ * The text each call's result carries to the model, by call id, from the run's items: the
+ * calls of a turn that ended the run are answered there too, though never sent back.
+ */
+function answersIn(result: RunResult<unknown, Agent<unknown, 'text'>>): Map<string, string> {
+  const answers = new Map<string, string>();
+  for (const item of result.newItems) {
+    if (item.type !== 'tool_call_output_item' || item.rawItem.type !== 'function_call_result')
+      continue;
+    const { output } = item;
+    answers.set(item.rawItem.callId, typeof output === 'string' ? output : JSON.stringify(output));
+  }
+  return answers;
+}
