@@ -1,4 +1,4 @@
-import type { Tool, ToolToFinalOutputFunction } from '@openai/agents';
+import type { MCPServer, Tool, ToolToFinalOutputFunction } from '@openai/agents';
 import type { CompensationReport, Outcome } from '@recourse/core';
 import {
   createAdapterRuntime,
@@ -13,6 +13,7 @@ import {
 import { hiddenFailureReason } from './hidden-failure.js';
 import { createStopBehavior } from './stop-run.js';
 import { wrapFunctionTool } from './wrap-function-tool.js';
+import { wrapMcpServer } from './wrap-mcp-server.js';
 
 export interface AgentsRecoveryOptions extends RecoveryOptions {
   /**
@@ -34,6 +35,15 @@ export interface AgentsRecovery {
    */
   // biome-ignore lint/suspicious/noExplicitAny: tools of any context type
   tools<T extends readonly Tool<any>[]>(tools: T, policies?: Record<string, ToolPolicy>): T;
+  /**
+   * The MCP servers an `Agent` is given (`new Agent({ mcpServers: recovery.mcpServers([…]) })`),
+   * each tool call of theirs running through recourse: the idempotency key sent upstream in
+   * `_meta` (`io.recourse/idempotency-key`), an `isError: true` result classified as a
+   * failure, the tools' MCP annotations as their default policies. `policies` are per tool
+   * name, over the annotations and `createRecovery({ policies })`. Connect and close the
+   * servers you passed in, as without recourse.
+   */
+  mcpServers<T extends readonly MCPServer[]>(servers: T, policies?: Record<string, ToolPolicy>): T;
   /**
    * `new Agent({ toolUseBehavior: recovery.toolUseBehavior })`: ends the run after the tool
    * calls of a turn once recourse stopped it (BLOCKED, poison, a write to reconcile by hand);
@@ -92,9 +102,21 @@ export function createRecovery(options: AgentsRecoveryOptions): AgentsRecovery {
     return wrapped as unknown as T;
   };
 
+  const mcpServers = <T extends readonly MCPServer[]>(
+    servers: T,
+    policies?: Record<string, ToolPolicy>,
+  ): T => {
+    // The servers' tools are known only once listed: their policies cannot be checked
+    // against names here, nor reported unused.
+    for (const [name, policy] of Object.entries(policies ?? {}))
+      runtime.declareTool(name, policy, 'own');
+    return servers.map((server) => wrapMcpServer(server, runtime)) as unknown as T;
+  };
+
   return {
     runId: runtime.runId,
     tools,
+    mcpServers,
     toolUseBehavior: createStopBehavior(runtime),
     isStopped: () => runtime.isStopped(),
     outcome: () => runtime.outcome(),

@@ -5,6 +5,7 @@ import {
   type ScriptEntry,
   startProviderServer,
 } from '@recourse/testing';
+import { http, passthrough } from 'msw';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { createServices } from './services.js';
@@ -36,6 +37,10 @@ export function useAgentsHarness() {
   return {
     provider,
     services,
+    /** Lets requests to `origin` (a real local server) through msw. */
+    passThrough(origin: string) {
+      running.server.use(http.all(`${origin}/*`, () => passthrough()));
+    },
     script(entries: readonly ScriptEntry[]) {
       provider.reset(entries);
     },
@@ -72,7 +77,10 @@ function outputOf(items: readonly unknown[], callId: string): string | undefined
     output?: unknown;
   }[]) {
     if (item.type === 'tool_call_output_item' && item.rawItem?.callId === callId)
-      return typeof item.output === 'string' ? item.output : JSON.stringify(item.output);
+      return typeof item.output === 'string'
+        ? item.output
+        : // An MCP tool's one text part
+          ((item.output as { text?: string } | null)?.text ?? JSON.stringify(item.output));
   }
   return undefined;
 }
