@@ -7,6 +7,7 @@ import { callContext, createRecovery, MemoryLedger, tool } from './index.js';
 import { useAgentsHarness } from './test-support/agents.js';
 import { policies } from './test-support/policies.js';
 import { postRefund } from './test-support/services.js';
+import { agentTools } from './test-support/tools.js';
 
 const harness = useAgentsHarness();
 const { services } = harness;
@@ -63,4 +64,52 @@ it('an approval pauses the run; the resumed RunState, in a new process, sends th
   for (const item of again.getInterruptions()) again.approve(item);
   await run(third.agent, again);
   expect(services.refundRequests).toEqual([{ paymentId: 'p-42', key }]);
+});
+
+it("escalation: 'approval' — a call outside the scope pauses the run for a person instead of a refusal; approved in a new process, it runs once", async () => {
+  const ledger = new MemoryLedger();
+  const processAgent = () => {
+    const recovery = createRecovery({
+      runId: 'run-88',
+      ledger,
+      policies,
+      scope: { deny: ['https://github.com/acme/vault'] },
+      onDenial: 'continue',
+      escalation: 'approval',
+      warn: false,
+    });
+    const all = agentTools(services, tool);
+    const agent = new Agent({
+      name: 'engineer',
+      model: 'gpt-4o',
+      tools: recovery.tools([all.github_repo]),
+      toolUseBehavior: recovery.toolUseBehavior,
+    });
+    return { recovery, agent };
+  };
+  harness.script([toolCall('github_repo', { repo: 'acme/vault' }), text('Read it.')]);
+
+  // Process 1: recourse would refuse the call; it asks a person through the SDK instead.
+  const first = processAgent();
+  const paused = await run(first.agent, 'Read acme/vault');
+  expect(paused.interruptions.map((item) => item.name)).toEqual(['github_repo']);
+  expect(services.githubRequests).toEqual([]);
+  expect(first.recovery.outcome().blocked).toMatchObject([
+    {
+      tool: 'github_repo',
+      resource: 'https://github.com/acme/vault',
+      reason: 'APPROVAL_REQUESTED',
+    },
+  ]);
+
+  // Process 2: the operator approves; the approval becomes the run's grant, the call runs.
+  const second = processAgent();
+  const state = await RunState.fromString(second.agent, paused.state.toString());
+  for (const item of state.getInterruptions()) state.approve(item);
+  const resumed = await run(second.agent, state);
+
+  expect(resumed.finalOutput).toBe('Read it.');
+  expect(services.githubRequests).toEqual(['acme/vault']);
+  expect(harness.toolOutputs()).toEqual([['call_1', JSON.stringify({ name: 'vault' })]]);
+  expect(second.recovery.outcome().status).toBe('COMPLETED');
 });

@@ -10,6 +10,7 @@ import {
   trackWrappedTools,
   validateRecoveryOptions,
 } from '@recourse/core/adapter';
+import { createEscalation } from './escalation.js';
 import { hiddenFailureReason } from './hidden-failure.js';
 import { createStopBehavior } from './stop-run.js';
 import { wrapFunctionTool } from './wrap-function-tool.js';
@@ -22,6 +23,15 @@ export interface AgentsRecoveryOptions extends RecoveryOptions {
    * (`policy.unused`, `tool.failures-hidden`) are emitted either way.
    */
   warn?: boolean | undefined;
+  /**
+   * What a call blocked by a closed resource (a scope rule, an earlier denial) gets.
+   * 'refuse' (default): a BLOCKED contract. 'approval': an approval request through the
+   * SDK's `needsApproval`: the run pauses with an interruption; approving it grants the run
+   * that resource (and what lies below it) before the call runs. Needs `onDenial:
+   * 'continue'` for denials (with 'stop' the run is over) and a `resource` function on the
+   * tool's policy (without one a call touches everything: never grantable).
+   */
+  escalation?: 'refuse' | 'approval' | undefined;
 }
 
 /** What `createRecovery` returns: wrap the agents' tools, give each agent the stop rule. */
@@ -66,10 +76,14 @@ export interface AgentsRecovery {
  * `InvalidOptionsError` naming it.
  */
 export function createRecovery(options: AgentsRecoveryOptions): AgentsRecovery {
-  validateRecoveryOptions(options, { warn: optionChecks.bool });
-  const { warn = true, ...core } = options;
+  validateRecoveryOptions(options, {
+    warn: optionChecks.bool,
+    escalation: optionChecks.oneOf('refuse', 'approval'),
+  });
+  const { warn = true, escalation: escalationMode = 'refuse', ...core } = options;
   const runtime = createAdapterRuntime(core as RecoveryOptions);
   const wrappedTools = trackWrappedTools(runtime, { warn });
+  const escalation = escalationMode === 'approval' ? createEscalation(runtime) : undefined;
   const onHiddenFailure = (toolName: string) => {
     if (runtime.reportHiddenFailures(toolName, hiddenFailureReason) && warn)
       console.warn(
@@ -96,7 +110,7 @@ export function createRecovery(options: AgentsRecoveryOptions): AgentsRecovery {
       // The SDK's per-call timeout becomes recourse's per-attempt deadline.
       if (entry.timeoutMs !== undefined)
         runtime.declareTool(entry.name, { timeoutMs: entry.timeoutMs });
-      return wrapFunctionTool(entry, { runtime, onHiddenFailure });
+      return wrapFunctionTool(entry, { runtime, onHiddenFailure, escalation });
     });
     wrappedTools.add(list.filter((entry) => entry.type === 'function').map((entry) => entry.name));
     return wrapped as unknown as T;

@@ -1,5 +1,6 @@
 import type { FunctionTool, RunContext } from '@openai/agents';
 import { contractText, jsonError, modelValue, type RecoveryRuntime } from '@recourse/core/adapter';
+import type { Escalation } from './escalation.js';
 import { isSdkDefaultErrorText, ToolFailureHiddenError } from './hidden-failure.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: any tool's context, schema and result
@@ -19,6 +20,8 @@ export interface WrapFunctionToolOptions {
   runtime: RecoveryRuntime;
   /** The tool answered with the SDK's default error sentence: its failures are hidden. */
   onHiddenFailure: (toolName: string) => void;
+  /** With `escalation: 'approval'`: a blocked call asks a person through `needsApproval`. */
+  escalation?: Escalation | undefined;
 }
 
 /**
@@ -37,7 +40,7 @@ export function wrapFunctionTool(
     if (mark.runtime === options.runtime) return tool;
     return wrapFunctionTool(mark.original, options);
   }
-  const { runtime, onHiddenFailure } = options;
+  const { runtime, onHiddenFailure, escalation } = options;
   const toolName = tool.name;
   const original = tool.invoke;
 
@@ -52,6 +55,8 @@ export function wrapFunctionTool(
       toolCallId: details?.toolCall?.callId ?? '',
       input: parsed.ok ? parsed.value : input,
     };
+    if (parsed.ok && escalation && request.toolCallId)
+      await escalation.settle(toolName, runContext, parsed.value, request.toolCallId);
     const result = parsed.ok
       ? await runtime.execute({
           ...request,
@@ -92,6 +97,19 @@ export function wrapFunctionTool(
     enumerable: true,
     configurable: true,
   };
+  if (escalation) {
+    const own = tool.needsApproval;
+    const needsApproval: AnyFunctionTool['needsApproval'] = async (runContext, input, callId) =>
+      // recourse first, so a blocked call is recorded as escalated whatever the own rule says
+      (await escalation.needsApproval(toolName, input, callId)) ||
+      (await own.call(tool, runContext, input, callId));
+    descriptors.needsApproval = {
+      value: needsApproval,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    };
+  }
   descriptors[wrappedMarker] = {
     value: { original: tool, runtime } satisfies WrappedMark,
   };
