@@ -1,6 +1,6 @@
 import {
   Agent,
-  type RunResult,
+  type RunItem,
   run,
   setDefaultOpenAIClient,
   setOpenAIAPI,
@@ -58,7 +58,7 @@ describeAdapterContract('@recourse/openai-agents', {
         );
         provider.reset([...script, text('done')]);
         const result = await run(agent, 'go', { maxTurns: turns.length + 1 });
-        return { answers: answersIn(result), modelRequests: provider.requests.length };
+        return { answers: answersIn(result.newItems), modelRequests: provider.requests.length };
       },
     };
   },
@@ -68,9 +68,9 @@ describeAdapterContract('@recourse/openai-agents', {
  * The text each call's result carries to the model, by call id, from the run's items: the
  * calls of a turn that ended the run are answered there too, though never sent back.
  */
-function answersIn(result: RunResult<unknown, Agent<unknown, 'text'>>): Map<string, string> {
+function answersIn(items: readonly RunItem[]): Map<string, string> {
   const answers = new Map<string, string>();
-  for (const item of result.newItems) {
+  for (const item of items) {
     if (item.type !== 'tool_call_output_item' || item.rawItem.type !== 'function_call_result')
       continue;
     const { output } = item;

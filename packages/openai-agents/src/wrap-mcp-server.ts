@@ -10,7 +10,10 @@ import {
 } from '@recourse/core/adapter';
 
 // What `callTool` / `callToolResult` take after the tool's name and arguments.
-type CallRest = [meta?: Record<string, unknown> | null, options?: { signal?: AbortSignal }];
+type CallRest = [
+  meta?: Record<string, unknown> | null | undefined,
+  options?: { signal?: AbortSignal } | undefined,
+];
 
 /** Where the idempotency key travels upstream, as `@recourse/mcp`'s proxy sends it. */
 export const idempotencyKeyMeta = 'io.recourse/idempotency-key';
@@ -78,7 +81,10 @@ export function wrapMcpServer(server: MCPServer, runtime: RecoveryRuntime): MCPS
     const tools = await server.listTools();
     for (const listed of tools) {
       // Per the MCP spec a tool that says nothing of itself may write (destructive by default).
-      const policy = policyFromAnnotations({ annotations: listed.annotations ?? {} });
+      const policy = policyFromAnnotations({
+        // The SDK's MCPTool type leaves them out; its listing keeps them.
+        annotations: (listed as { annotations?: unknown }).annotations ?? {},
+      });
       if (policy) runtime.declareTool(listed.name, policy);
     }
     return tools;
