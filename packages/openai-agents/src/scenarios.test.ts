@@ -155,6 +155,15 @@ describe('a 412', () => {
     });
     expect(services.mergeRequests).toBe(1);
   });
+
+  it('baseline: the model is told to try again and re-sends the merge without re-reading', async () => {
+    const merge = () => toolCall('merge_pull_request', { repo: 'acme/app', id: 7 });
+    harness.script([merge(), merge(), text('Tried twice.')]);
+    await run(baseline(['merge_pull_request']), 'Merge PR 7');
+    expect(harness.toolOutputs()[0]).toEqual(['call_1', sdkSentence]);
+    expect(services.mergeRequests).toBe(2);
+    report('412 on a merge, SDK alone', { stale_writes_resent: services.mergeRequests - 1 });
+  });
 });
 
 describe('a 403', () => {
@@ -231,5 +240,21 @@ describe('a poison step', () => {
       run(baseline(['extract_invoice']), 'Extract the invoice', { maxTurns: 5 }),
     ).rejects.toThrow(/max turns/i);
     report('poison step, SDK alone', { model_turns: harness.provider.requests.length });
+  });
+});
+
+describe('two workers of one run', () => {
+  it('baseline (the SDK alone; recourse on one PostgreSQL ledger is workers.test.ts): both send the refund', async () => {
+    const turn = (request: { toolResults: readonly unknown[] }) =>
+      request.toolResults.length > 0
+        ? text('Refunded.')
+        : toolCall('refund_payment', { paymentId: 'p-42', amount: 100 });
+    harness.script([turn, turn, turn, turn]);
+    await Promise.all([
+      run(baseline(['refund_payment']), 'Refund p-42'),
+      run(baseline(['refund_payment']), 'Refund p-42'),
+    ]);
+    expect(services.refunds).toHaveLength(2);
+    report('two workers, SDK alone', { refunds: 2, duplicates: services.refunds.length - 1 });
   });
 });
