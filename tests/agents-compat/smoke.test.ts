@@ -2,18 +2,30 @@
 // @openai/agents of its peer range (installed under aliases), to keep the range honest.
 import { callContext, createRecovery, shellResources, urlResource } from '@recourse/openai-agents';
 import { createScriptedProvider, startProviderServer, text, toolCall } from '@recourse/testing';
+import { http, passthrough } from 'msw';
 import * as newest from 'agents-newest';
 import * as oldest from 'agents-oldest';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import {
+  createFixtureState,
+  startFixtureHttp,
+} from '../../packages/mcp/test-support/fixture-server.js';
 
 const provider = createScriptedProvider();
 let running: ReturnType<typeof startProviderServer>;
-beforeAll(() => {
+// The official MCP SDK's server over streamable HTTP (the @recourse/mcp test fixture).
+let fixture: Awaited<ReturnType<typeof startFixtureHttp>>;
+beforeAll(async () => {
   running = startProviderServer(provider);
+  fixture = await startFixtureHttp();
+  running.server.use(http.all(`${new URL(fixture.url).origin}/*`, () => passthrough()));
 });
-afterAll(() => running.close());
+afterAll(async () => {
+  running.close();
+  await fixture.close();
+});
 beforeEach(() => provider.reset());
 
 // Typed as the newest: the oldest's types differ in details these scenarios do not touch.
@@ -173,5 +185,76 @@ describe.each(versions)('$label', ({ sdk }) => {
       status: 'FAILED',
       failure_class: 'PERMANENT',
     });
+  });
+
+  it('an MCP server through recovery.mcpServers: a 403 isError is an AUTHORIZATION failure, the run ends BLOCKED', async () => {
+    Object.assign(fixture.state, createFixtureState());
+    const recovery = createRecovery({ runId: 'run-compat-mcp', warn: false });
+    const server = new sdk.MCPServerStreamableHttp({ url: fixture.url, name: 'fixture' });
+    await server.connect();
+    provider.reset([toolCall('get_repo', { repo: 'acme/secret' }), text('never asked')]);
+    try {
+      const agent = new sdk.Agent({
+        name: 'engineer',
+        model: 'gpt-4o',
+        mcpServers: recovery.mcpServers([server], {
+          get_repo: {
+            resource: (i: { repo: string }) => urlResource(`https://github.com/${i.repo}`),
+          },
+        }),
+        toolUseBehavior: recovery.toolUseBehavior,
+      });
+      await sdk.run(agent, 'Read acme/secret');
+    } finally {
+      await server.close();
+    }
+    expect(fixture.state.runs.get_repo).toBe(1);
+    expect(provider.requests).toHaveLength(1);
+    expect(recovery.outcome()).toMatchObject({
+      status: 'BLOCKED',
+      failures: [{ tool: 'get_repo', failure_class: 'AUTHORIZATION' }],
+    });
+  });
+
+  it("escalation: 'approval' pauses a call outside the scope; the approved resume runs it", async () => {
+    const ran: string[] = [];
+    const recovery = createRecovery({
+      runId: 'run-compat-approval',
+      warn: false,
+      scope: { deny: ['https://github.com/acme/vault'] },
+      onDenial: 'continue',
+      escalation: 'approval',
+      policies: {
+        github_repo: {
+          sideEffects: false,
+          resource: (i: { repo: string }) => urlResource(`https://github.com/${i.repo}`),
+        },
+      },
+    });
+    const agent = new sdk.Agent({
+      name: 'engineer',
+      model: 'gpt-4o',
+      tools: recovery.tools([
+        sdk.tool({
+          name: 'github_repo',
+          description: 'Read a repository',
+          parameters: z.object({ repo: z.string() }),
+          errorFunction: null,
+          execute: ({ repo }) => {
+            ran.push(repo);
+            return 'readme';
+          },
+        }),
+      ]),
+      toolUseBehavior: recovery.toolUseBehavior,
+    });
+    provider.reset([toolCall('github_repo', { repo: 'acme/vault' }), text('Read it.')]);
+    const paused = await sdk.run(agent, 'Read acme/vault');
+    expect(paused.interruptions.map((item) => item.name)).toEqual(['github_repo']);
+    expect(ran).toEqual([]);
+    for (const item of paused.interruptions) paused.state.approve(item);
+    const resumed = await sdk.run(agent, paused.state);
+    expect(ran).toEqual(['acme/vault']);
+    expect(resumed.finalOutput).toBe('Read it.');
   });
 });
