@@ -2,9 +2,9 @@
 // @openai/agents of its peer range (installed under aliases), to keep the range honest.
 import { callContext, createRecovery, shellResources, urlResource } from '@recourse/openai-agents';
 import { createScriptedProvider, startProviderServer, text, toolCall } from '@recourse/testing';
-import { http, passthrough } from 'msw';
 import * as newest from 'agents-newest';
 import * as oldest from 'agents-oldest';
+import { http, passthrough } from 'msw';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -99,10 +99,7 @@ describe.each(versions)('$label', ({ sdk }) => {
       runId: 'run-compat-403',
       warn: false,
       policies: {
-        github_repo: {
-          sideEffects: false,
-          resource: (i: { repo: string }) => urlResource(`https://github.com/${i.repo}`),
-        },
+        github_repo: repoPolicy,
         shell: {
           sideEffects: true,
           resource: (i: { command: string }) => shellResources(i.command),
@@ -113,17 +110,11 @@ describe.each(versions)('$label', ({ sdk }) => {
       name: 'engineer',
       model: 'gpt-4o',
       tools: recovery.tools([
-        sdk.tool({
-          name: 'github_repo',
-          description: 'Read a repository',
-          parameters: z.object({ repo: z.string() }),
-          errorFunction: null,
-          execute: async () => {
-            ran.push('github_repo');
-            throw Object.assign(new Error('Resource not accessible by integration'), {
-              status: 403,
-            });
-          },
+        repoTool(sdk, async () => {
+          ran.push('github_repo');
+          throw Object.assign(new Error('Resource not accessible by integration'), {
+            status: 403,
+          });
         }),
         sdk.tool({
           name: 'shell',
@@ -198,9 +189,7 @@ describe.each(versions)('$label', ({ sdk }) => {
         name: 'engineer',
         model: 'gpt-4o',
         mcpServers: recovery.mcpServers([server], {
-          get_repo: {
-            resource: (i: { repo: string }) => urlResource(`https://github.com/${i.repo}`),
-          },
+          get_repo: repoPolicy,
         }),
         toolUseBehavior: recovery.toolUseBehavior,
       });
@@ -225,25 +214,16 @@ describe.each(versions)('$label', ({ sdk }) => {
       onDenial: 'continue',
       escalation: 'approval',
       policies: {
-        github_repo: {
-          sideEffects: false,
-          resource: (i: { repo: string }) => urlResource(`https://github.com/${i.repo}`),
-        },
+        github_repo: repoPolicy,
       },
     });
     const agent = new sdk.Agent({
       name: 'engineer',
       model: 'gpt-4o',
       tools: recovery.tools([
-        sdk.tool({
-          name: 'github_repo',
-          description: 'Read a repository',
-          parameters: z.object({ repo: z.string() }),
-          errorFunction: null,
-          execute: ({ repo }) => {
-            ran.push(repo);
-            return 'readme';
-          },
+        repoTool(sdk, async ({ repo }) => {
+          ran.push(repo);
+          return 'readme';
         }),
       ]),
       toolUseBehavior: recovery.toolUseBehavior,
@@ -258,3 +238,19 @@ describe.each(versions)('$label', ({ sdk }) => {
     expect(resumed.finalOutput).toBe('Read it.');
   });
 });
+
+const repoPolicy = {
+  sideEffects: false,
+  resource: (i: { repo: string }) => urlResource(`https://github.com/${i.repo}`),
+};
+
+/** The `github_repo` function tool of the scenarios, its failures reaching recourse. */
+function repoTool(sdk: Sdk, execute: (input: { repo: string }) => Promise<string>) {
+  return sdk.tool({
+    name: 'github_repo',
+    description: 'Read a repository',
+    parameters: z.object({ repo: z.string() }),
+    errorFunction: null,
+    execute,
+  });
+}

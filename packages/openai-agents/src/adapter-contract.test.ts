@@ -1,34 +1,10 @@
-import {
-  Agent,
-  type RunItem,
-  run,
-  setDefaultOpenAIClient,
-  setOpenAIAPI,
-  setTracingDisabled,
-} from '@openai/agents';
+import { Agent, type RunItem, run } from '@openai/agents';
 import { describeAdapterContract } from '@recourse/core/testing';
-import {
-  createScriptedProvider,
-  type ProviderServer,
-  type ScriptEntry,
-  startProviderServer,
-  text,
-  toolCall,
-} from '@recourse/testing';
-import OpenAI from 'openai';
-import { afterAll, beforeAll } from 'vitest';
+import { text, toolCall } from '@recourse/testing';
 import { createRecovery, tool } from './index.js';
+import { useAgentsHarness } from './test-support/agents.js';
 
-const provider = createScriptedProvider();
-let server: ProviderServer | undefined;
-beforeAll(() => {
-  server = startProviderServer(provider);
-  setTracingDisabled(true);
-  setOpenAIAPI('responses');
-  // The client captures fetch at construction: after msw is installed.
-  setDefaultOpenAIClient(new OpenAI({ apiKey: 'test', baseURL: provider.baseURL, maxRetries: 0 }));
-});
-afterAll(() => server?.close());
+const { provider } = useAgentsHarness();
 
 describeAdapterContract('@recourse/openai-agents', {
   start(options, contractTools) {
@@ -53,10 +29,11 @@ describeAdapterContract('@recourse/openai-agents', {
     return {
       runtime: recovery.runtime,
       async play(turns) {
-        const script: ScriptEntry[] = turns.map((calls) =>
-          calls.map((c) => toolCall(c.name, c.input, { id: c.id })),
-        );
-        provider.reset([...script, text('done')]);
+        // One model response per turn, its calls side by side; then the final text.
+        provider.reset([
+          ...turns.map((calls) => calls.map((c) => toolCall(c.name, c.input, { id: c.id }))),
+          text('done'),
+        ]);
         const result = await run(agent, 'go', { maxTurns: turns.length + 1 });
         return { answers: answersIn(result.newItems), modelRequests: provider.requests.length };
       },
