@@ -1,5 +1,6 @@
 // What an application using this adapter needs from the core, so that installing the
 // adapter is enough (`@recourse/core` comes along as its dependency).
+export { isToolCallFailure, toolCallFailureOf } from '@recourse/core/adapter';
 export * from '@recourse/core/agent';
 export {
   type AgentsRecovery,

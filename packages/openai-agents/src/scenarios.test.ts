@@ -1,7 +1,7 @@
 import { Agent, run, tool as sdkTool } from '@openai/agents';
 import { text, toolCall } from '@recourse/testing';
 import { describe, expect, it } from 'vitest';
-import { createRecovery, tool } from './index.js';
+import { createRecovery, tool, toolCallFailureOf } from './index.js';
 import { report, useAgentsHarness } from './test-support/agents.js';
 import { policies } from './test-support/policies.js';
 import { agentTools } from './test-support/tools.js';
@@ -119,7 +119,7 @@ describe('a 422', () => {
   it('is repaired through the model: the contract names the field, the fixed call runs', async () => {
     const { recovery, agent } = recovered(['create_customer']);
     harness.script(script());
-    await run(agent, 'Add Ada');
+    const result = await run(agent, 'Add Ada');
 
     expect(harness.contract('call_1')).toMatchObject({
       failure_class: 'VALIDATION',
@@ -127,6 +127,9 @@ describe('a 422', () => {
       retry_same_action: false,
       invalid_field: 'email',
     });
+    // The run's item keeps the original error for the application.
+    const failed = result.newItems.find((item) => item.type === 'tool_call_output_item');
+    expect(toolCallFailureOf(failed?.output)?.cause).toMatchObject({ status: 422 });
     expect(harness.toolOutputs()[1]?.[1]).toContain('cus_1');
     expect(services.crmRequests).toHaveLength(2);
     expect(recovery.outcome().status).toBe('COMPLETED');

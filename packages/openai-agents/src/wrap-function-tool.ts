@@ -1,5 +1,10 @@
 import type { FunctionTool, RunContext } from '@openai/agents';
-import { contractText, jsonError, modelValue, type RecoveryRuntime } from '@recourse/core/adapter';
+import {
+  jsonError,
+  modelValue,
+  type RecoveryRuntime,
+  toFailureResult,
+} from '@recourse/core/adapter';
 import type { Escalation } from './escalation.js';
 import { isSdkDefaultErrorText, ToolFailureHiddenError } from './hidden-failure.js';
 
@@ -79,14 +84,16 @@ export function wrapFunctionTool(
           },
         })
       : await runtime.recordFailure({ ...request, error: parsed.error });
-    if (!result.ok) return contractText(result.contract);
+    // A failure is the contract as the tool's output: the model reads its JSON, the
+    // application finds the original error with `toolCallFailureOf(item.output)`.
+    if (!result.ok) return toFailureResult(result.contract, result.error);
     const value = modelValue(result);
     // A value the SDK could not serialise would throw out of the run: the model is told
     // the call failed instead.
     const unsendable = jsonError(value);
     if (unsendable === undefined) return value;
     const failure = await runtime.recordUnsendableResult({ ...request, error: unsendable });
-    return contractText(failure.contract);
+    return toFailureResult(failure.contract, failure.error);
   };
 
   const descriptors = Object.getOwnPropertyDescriptors(tool) as PropertyDescriptorMap;
