@@ -57,7 +57,12 @@ export function wrapMcpServer(server: MCPServer, runtime: RecoveryRuntime): MCPS
     args: unknown,
     rest: CallRest,
   ) => {
-    if (currentCallContext() !== undefined) return upstream(method, name, args, rest);
+    // The call of this very tool, already running through recourse (a function tool from
+    // getAllMcpTools passed through tools()). Any other context around it (an agent run as
+    // a tool) is another call: this one gets its own key and decision.
+    const around = currentCallContext();
+    if (around?.runId === runtime.runId && around.toolName === name)
+      return upstream(method, name, args, rest);
     const signal = rest[1]?.signal;
     const result = await runtime.execute({
       toolName: name,
