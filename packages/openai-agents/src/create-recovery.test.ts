@@ -16,6 +16,7 @@ describe('createRecovery', () => {
       /`polices`.*did you mean "policies"/,
     );
     expect(() => createRecovery({ runId: 'r', warn: 'yes' } as never)).toThrow(InvalidOptionsError);
+    expect(() => createRecovery({ runId: 'r', escalation: 'ask' } as never)).toThrow(/escalation/);
     expect(() =>
       createRecovery({ runId: 'r', policies: { echo: { sideEfects: true } } } as never),
     ).toThrow(/did you mean "sideEffects"/);
