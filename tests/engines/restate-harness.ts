@@ -145,16 +145,18 @@ export async function ownServer(baseDir: string): Promise<OwnServer> {
   return server;
 }
 
-/** The server `.ci/run` started (scripts/services.sh), else undefined. */
-export function sharedServer(): RestateUrls | undefined {
+/** The server `.ci/run` started (scripts/services.sh), once healthy; else undefined. */
+export async function sharedServer(): Promise<RestateUrls | undefined> {
   const ingress = process.env.RECOURSE_RESTATE_INGRESS_URL;
   const admin = process.env.RECOURSE_RESTATE_ADMIN_URL;
-  return ingress && admin ? { ingress, admin } : undefined;
+  if (!ingress || !admin) return undefined;
+  await healthy({ ingress, admin }, undefined);
+  return { ingress, admin };
 }
 
-async function healthy(urls: RestateUrls, server: Started): Promise<void> {
+async function healthy(urls: RestateUrls, server: Started | undefined): Promise<void> {
   for (;;) {
-    if (server.child.exitCode !== null) throw new Error('the Restate server exited');
+    if (server && server.child.exitCode !== null) throw new Error('the Restate server exited');
     const up = await Promise.all([
       fetch(`${urls.admin}/health`).then(
         (r) => r.ok,

@@ -59,8 +59,9 @@ let waitLeaseEnd: number | undefined;
 
 beforeAll(async () => {
   // The server `.ci/run` started, else one of the test's own.
-  const urls: RestateUrls = sharedServer() ?? (await ownServer(join(dir, 'restate-data'))).urls;
-  const [restartedPort, firstPort, otherPort] = await Promise.all([
+  const urls: RestateUrls =
+    (await sharedServer()) ?? (await ownServer(join(dir, 'restate-data'))).urls;
+  const [ownPort, balancedPort, otherPort] = await Promise.all([
     freePort(),
     freePort(),
     freePort(),
@@ -68,12 +69,12 @@ beforeAll(async () => {
   const balancer = await loadBalancer();
   const config = { ledgerPath };
   // Every process boots at once; the restarted one listens once its predecessor is dead.
-  const first = startWorker({ ...config, port: restartedPort, worker: 1, first: true });
-  const behindBalancer = startWorker({ ...config, port: firstPort, worker: 2, first: true });
+  const first = startWorker({ ...config, port: ownPort, worker: 1, first: true });
+  const behindBalancer = startWorker({ ...config, port: balancedPort, worker: 2, first: true });
   const other = startWorker({ ...config, port: otherPort, worker: 4, first: false });
   const restarted = startWorker({
     ...config,
-    port: restartedPort,
+    port: ownPort,
     worker: 3,
     first: false,
     listenWhenTold: true,
@@ -83,10 +84,10 @@ beforeAll(async () => {
   // Restate pins an invocation to the deployment it started on: the first group on the
   // first process's own address, then the second behind the load balancer.
   await listening(first);
-  await register(urls, `http://127.0.0.1:${restartedPort}`);
+  await register(urls, `http://127.0.0.1:${ownPort}`);
   for (const spec of restartedGroup) await send(urls, spec);
   await blockingAll(first, restartedGroup);
-  balancer.route(firstPort);
+  balancer.route(balancedPort);
   await Promise.all([listening(behindBalancer), listening(other)]);
   await register(urls, `http://127.0.0.1:${balancer.port}`);
   for (const spec of takenOverGroup) await send(urls, spec);
