@@ -12,6 +12,8 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cd "$ROOT"
 # shellcheck source=scripts/bootstrap.sh
 source "$ROOT/scripts/bootstrap.sh"
+# shellcheck source=scripts/services.sh
+source "$ROOT/scripts/services.sh"
 
 TIMINGS=()
 # Runs one CI step, and remembers how long it took for the summary.
@@ -25,16 +27,17 @@ ci_step() {
 
 case "${1:-}" in
   demo)  shift; pnpm demo "$@" ;;
-  test)  shift; bash "$ROOT/scripts/services.sh"; pnpm test "$@" ;;
-  bench) shift; bash "$ROOT/scripts/services.sh"
+  # The services' Restate server is stopped (and its data deleted) however the run ends.
+  test)  shift; trap stop_services EXIT; start_services; pnpm test "$@" ;;
+  bench) shift; trap stop_services EXIT; start_services
          if [ "${1:-}" = soak ]; then shift; pnpm --filter @recourse/bench soak "$@"; else pnpm bench "$@"; fi ;;
   pack)  shift; pnpm --silent release:dry "$@" ;;
   ci)    shift
          started=$SECONDS
-         bash "$ROOT/scripts/services.sh"
          # Tarballs go to a temp folder, never into the repository.
          PACKS=$(mktemp -d "${TMPDIR:-/tmp}/recourse-ci-packs.XXXXXX")
-         trap 'rm -rf "$PACKS"' EXIT
+         trap 'stop_services; rm -rf "$PACKS"' EXIT
+         start_services
          ci_step "typecheck" pnpm typecheck
          ci_step "lint" pnpm lint
          ci_step "pack every package, publint + attw on the tarballs" pnpm --silent release:dry "$PACKS"

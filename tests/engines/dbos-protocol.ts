@@ -29,8 +29,23 @@ export interface DbosWorkerConfig {
   first: boolean;
   /** Jobs this worker starts. */
   start: JobSpec[];
-  /** Pending jobs of a dead executor this worker takes over (`DBOS.resumeWorkflow`). */
+  /**
+   * Pending jobs of a dead executor this worker takes over: `DBOS.resumeWorkflow` onto a
+   * queue of its own that only it dequeues (DBOS's internal queue is dequeued by every
+   * process of the application, so the restarted executor could take them instead).
+   */
   takeOver: string[];
+  /**
+   * The queues this process dequeues besides DBOS's internal one (`listenQueues`); [] for
+   * none. Default: every queue.
+   */
+  listenQueues?: string[] | undefined;
+  /**
+   * Waits for the test's `launch` message before `DBOS.launch`: two processes migrating a
+   * new system database at once fail, and a process that dispatches DBOS's internal queue
+   * must not start before the restarted executor has taken its own jobs from it.
+   */
+  launchWhenTold?: boolean | undefined;
   /** Jobs whose results this worker waits for and reports (started, recovered or taken over). */
   report: string[];
 }
@@ -41,9 +56,18 @@ export interface JobReport {
   sleeps: number[];
   /** The clock time of every send of reserve_stock in this worker. */
   sentAt: number[];
+  /** The job's workflow function ran in this worker (else another process resumed it). */
+  ranHere: boolean;
 }
 
 export type WorkerReport =
   | { type: 'ready' }
+  | { type: 'running'; workflowId: string }
   | { type: 'blocking'; workflowId: string; point: string; at: number }
   | { type: 'finished'; jobs: Record<string, JobReport> };
+
+/** What the test tells a worker. */
+export type WorkerCommand = { type: 'launch' };
+
+/** The queue a worker resumes a dead executor's jobs onto (see `takeOver`). */
+export const takeOverQueueOf = (executorId: string) => `recourse-takeover-${executorId}`;

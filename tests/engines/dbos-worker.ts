@@ -15,6 +15,8 @@ import {
   dbosWorkerVariable,
   type JobReport,
   type JobSpec,
+  takeOverQueueOf,
+  type WorkerCommand,
   type WorkerReport,
 } from './dbos-protocol.js';
 
@@ -86,6 +88,7 @@ const policies = (downstreams: ReturnType<typeof openJobDownstreams>) => ({
 async function agentJob(spec: JobSpec): Promise<unknown> {
   const clock = createWorkerClock(spec.wait, config.first, () => point(spec, 'wait:reserve_stock'));
   running.set(spec.workflowId, { spec, clock });
+  send({ type: 'running', workflowId: spec.workflowId });
   const downstreams = openJobDownstreams(spec.downstreamDir);
   let rateLimited = false;
   const raw = jobTools(downstreams, {
@@ -183,7 +186,15 @@ DBOS.setConfig({
   executorID: config.executorId,
   applicationVersion: 'recourse-engine-tests',
   logLevel: 'error',
+  ...(config.listenQueues ? { listenQueues: config.listenQueues } : {}),
 });
+if (config.launchWhenTold) {
+  await new Promise<void>((resolve) => {
+    process.on('message', (command: WorkerCommand) => {
+      if (command.type === 'launch') resolve();
+    });
+  });
+}
 await DBOS.launch();
 send({ type: 'ready' });
 
@@ -192,13 +203,22 @@ for (const spec of config.start) {
 }
 // A first worker is killed while its jobs stand at their kill points.
 if (config.first) await never;
-for (const workflowId of config.takeOver) await DBOS.resumeWorkflow(workflowId);
+if (config.takeOver.length > 0) {
+  const queueName = takeOverQueueOf(config.executorId);
+  await DBOS.registerQueue(queueName, { minPollingIntervalMs: 100 });
+  await DBOS.resumeWorkflows(config.takeOver, { queueName });
+}
 const jobs: Record<string, JobReport> = {};
 await Promise.all(
   config.report.map(async (workflowId) => {
     const result = await DBOS.retrieveWorkflow(workflowId).getResult();
     const clock = running.get(workflowId)?.clock;
-    jobs[workflowId] = { result, sleeps: clock?.sleeps ?? [], sentAt: clock?.sentAt ?? [] };
+    jobs[workflowId] = {
+      result,
+      sleeps: clock?.sleeps ?? [],
+      sentAt: clock?.sentAt ?? [],
+      ranHere: clock !== undefined,
+    };
   }),
 );
 send({ type: 'finished', jobs });

@@ -1,24 +1,58 @@
 // One service process of the Restate tests: serves the agent job as a Restate workflow on
 // a port the test registered with the server. Reports over IPC: `ready` once listening,
-// `blocking` when a job stands at the point the test kills the process at.
+// `blocking` when a job stands at the point the test kills the process (or the server) at.
 import { createOpenAI } from '@ai-sdk/openai';
 import { SqliteLedger } from '@recourse/core/sqlite';
 import { callContext, createRecovery } from '@recourse/restate';
 import { createScriptedProvider, serveProvider } from '@recourse/testing';
 import * as restate from '@restatedev/restate-sdk';
 import { durableCalls } from '@restatedev/vercel-ai-middleware';
-import { generateText, isStepCount, type ToolSet, wrapLanguageModel } from 'ai';
+import {
+  generateText,
+  isStepCount,
+  type LanguageModelMiddleware,
+  type ToolSet,
+  wrapLanguageModel,
+} from 'ai';
 import { jobScript, jobTools, openJobDownstreams, writeTools } from './agent-job.js';
 import type { JobSpec } from './dbos-protocol.js';
-import { type RestateWorkerConfig, restateWorkerVariable } from './restate-protocol.js';
+import {
+  type RestateJobReport,
+  type RestateWorkerCommand,
+  type RestateWorkerConfig,
+  restateWorkerVariable,
+} from './restate-protocol.js';
+import { createWorkerClock } from './worker-clock.js';
 
 const config = JSON.parse(process.env[restateWorkerVariable] ?? '{}') as RestateWorkerConfig;
 const never = new Promise<never>(() => {});
+// A job stops at its kill point once per process: when the server (not this process) is
+// killed there, its retry of the invocation comes back here and must go on.
+const stopped = new Set<string>();
 const point = async (spec: JobSpec, name: string) => {
-  if (!config.first || spec.killAt !== name) return;
+  if (!config.first || spec.killAt !== name || stopped.has(spec.workflowId)) return;
+  stopped.add(spec.workflowId);
   process.send?.({ type: 'blocking', workflowId: spec.workflowId, point: name, at: Date.now() });
   await never;
 };
+
+// "After a write": its result is back and the next model call has not started.
+const afterWrite = (spec: JobSpec): LanguageModelMiddleware => ({
+  specificationVersion: 'v4',
+  wrapGenerate: async ({ doGenerate, params }) => {
+    const last = params.prompt.at(-1);
+    if (last?.role === 'tool') {
+      for (const part of last.content) {
+        if (
+          part.type === 'tool-result' &&
+          (writeTools as readonly string[]).includes(part.toolName)
+        )
+          await point(spec, `after:${part.toolName}`);
+      }
+    }
+    return doGenerate();
+  },
+});
 
 const provider = createScriptedProvider({ script: jobScript, onExhausted: 'repeat-last' });
 const { baseURL } = await serveProvider(provider);
@@ -28,17 +62,32 @@ const ledger = new SqliteLedger({ path: config.ledgerPath });
 const agentJob = restate.workflow({
   name: 'agentJob',
   handlers: {
-    run: async (ctx: restate.WorkflowContext, spec: JobSpec) => {
+    run: async (ctx: restate.WorkflowContext, spec: JobSpec): Promise<RestateJobReport> => {
       // Model calls journaled by Restate's own AI SDK middleware: a retry gets the same answers.
       const model = wrapLanguageModel({
-        model: openai.chat('gpt-4o'),
-        middleware: durableCalls(ctx, { maxRetryAttempts: 1 }),
+        model: wrapLanguageModel({
+          model: openai.chat('gpt-4o'),
+          middleware: durableCalls(ctx, { maxRetryAttempts: 1 }),
+        }),
+        middleware: afterWrite(spec),
+      });
+      const clock = createWorkerClock(spec.wait, config.first, () =>
+        point(spec, 'wait:reserve_stock'),
+      );
+      const report = (result: unknown): RestateJobReport => ({
+        result,
+        sleeps: clock.sleeps,
+        sentAt: clock.sentAt,
+        worker: config.worker,
       });
       const downstreams = openJobDownstreams(spec.downstreamDir);
       let rateLimited = false;
       const raw = jobTools(downstreams, {
         worker: config.worker,
         point: (name) => point(spec, name),
+        sent: (name) => {
+          if (name === 'reserve_stock') clock.sentAt.push(clock.now());
+        },
         key: () => (spec.recourse ? callContext().idempotencyKey : `${ctx.key}:${name()}`),
         rateLimitOnce: () => {
           if (!spec.wait || rateLimited || !config.first) return undefined;
@@ -74,10 +123,17 @@ const agentJob = restate.workflow({
           stopWhen: isStepCount(10),
           maxRetries: 0,
         });
-        return { text: result.text, steps: result.steps.length };
+        return report({ text: result.text, steps: result.steps.length });
       }
       const recovery = createRecovery(ctx, {
-        ledger,
+        // The wait scenario's clock decides leases too, so the ledger keeps the same time.
+        ...(spec.wait
+          ? {
+              clock,
+              retry: { maxDelayMs: 3_600_000, maxElapsedMs: 3_600_000 },
+              ledger: new SqliteLedger({ path: config.ledgerPath, clock }),
+            }
+          : { ledger }),
         policies: {
           read_account: { sideEffects: false },
           reserve_stock: { sideEffects: true, idempotent: true },
@@ -91,10 +147,6 @@ const agentJob = restate.workflow({
           send_letter: { sideEffects: true },
           read_status: { sideEffects: false },
         },
-        onEvent: (event) => {
-          if (event.type === 'retry.scheduled' && event.delayMs >= 1_000)
-            void point(spec, 'wait:reserve_stock');
-        },
       });
       await generateText({
         model,
@@ -104,7 +156,7 @@ const agentJob = restate.workflow({
         prepareStep: recovery.prepareStep,
         maxRetries: 0,
       });
-      return JSON.parse(JSON.stringify(recovery.outcome()));
+      return report(JSON.parse(JSON.stringify(recovery.outcome())));
     },
   },
 });
@@ -125,5 +177,12 @@ function stopBeforeWrites<T extends ToolSet>(spec: JobSpec, tools: T): T {
   return stopped as T;
 }
 
+if (config.listenWhenTold) {
+  await new Promise<void>((resolve) => {
+    process.on('message', (command: RestateWorkerCommand) => {
+      if (command.type === 'listen') resolve();
+    });
+  });
+}
 await restate.serve({ services: [agentJob], port: config.port });
 process.send?.({ type: 'ready' });

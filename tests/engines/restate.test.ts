@@ -1,231 +1,237 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openJobDownstreams, type WriteTool, writeTools } from './agent-job.js';
 import type { JobSpec } from './dbos-protocol.js';
-import { type RestateWorkerConfig, restateWorkerVariable } from './restate-protocol.js';
+import {
+  attach,
+  blockingAll,
+  freePort,
+  kill,
+  killAll,
+  loadBalancer,
+  ownServer,
+  type RestateUrls,
+  register,
+  send,
+  sharedServer,
+  startWorker,
+  until,
+} from './restate-harness.js';
+import type { RestateJobReport } from './restate-protocol.js';
 
-const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'recourse-restate-'));
-const processes: ChildProcess[] = [];
+const ledgerPath = join(dir, 'ledger.sqlite');
 
-interface Started {
-  child: ChildProcess;
-  messages: { type: string; workflowId?: string }[];
-  exited: Promise<number | null>;
-}
-
-function start(
-  command: string,
-  args: string[],
-  env: Record<string, string>,
-  ipc: boolean,
-): Started {
-  const child = spawn(command, args, {
-    cwd: repositoryRoot,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'pipe', ...(ipc ? (['ipc'] as const) : [])],
-  });
-  processes.push(child);
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-4000);
-  });
-  const messages: Started['messages'] = [];
-  child.on('message', (m: Started['messages'][number]) => messages.push(m));
-  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-  void exited.then((code) => {
-    if (code !== null && code !== 0) console.error(`${args.at(-1)} exited ${code}: ${stderr}`);
-  });
-  return { child, messages, exited };
-}
-
-/** Resolves when `accept` holds for the messages received; rejects if the process dies first. */
-function until(started: Started, accept: () => boolean): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      if (!accept()) return;
-      started.child.off('message', check);
-      resolve();
-    };
-    started.child.on('message', check);
-    void started.exited.then((code) => reject(new Error(`process exited ${code}`)));
-    check();
-  });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return typeof address === 'object' && address ? address.port : 0;
-}
-
-async function kill(started: Started): Promise<void> {
-  if (started.child.exitCode === null && started.child.signalCode === null)
-    started.child.kill('SIGKILL');
-  await started.exited;
-}
-
-const scenario = (recourse: boolean, killAt: string): JobSpec => {
+const waitScenario = { retryAfterSeconds: 600, restartAfterMs: 60_000 };
+const killPoints = [
+  ...writeTools.flatMap((tool) => ['before', 'during', 'after'].map((at) => `${at}:${tool}`)),
+  'wait:reserve_stock',
+];
+const scenario = (recourse: boolean, killAt: string | undefined): JobSpec => {
   const workflowId = `job-${randomUUID()}`;
   return {
     workflowId,
     recourse,
-    killAt,
+    ...(killAt ? { killAt } : {}),
     downstreamDir: join(dir, workflowId),
-    ...(killAt.startsWith('wait:') ? { wait: { retryAfterSeconds: 2, restartAfterMs: 0 } } : {}),
+    ...(killAt?.startsWith('wait:') ? { wait: waitScenario } : {}),
   };
 };
-const killPoints = ['during:reserve_stock', 'during:charge_card', 'during:send_letter'];
-const withRecourse = [...killPoints, 'wait:reserve_stock'].map((at) => scenario(true, at));
-const restateAlone = killPoints.map((at) => scenario(false, at));
-const results = new Map<string, unknown>();
+const withRecourse = killPoints.map((at) => scenario(true, at));
+const restateAlone = killPoints
+  .filter((at) => !at.startsWith('wait:'))
+  .map((at) => scenario(false, at));
+const uncrashed = { recourse: scenario(true, undefined), alone: scenario(false, undefined) };
+// Half the killed jobs are resumed by their service process restarted on its address, half
+// by another service process behind the same load balancer.
+const crashed = [...withRecourse, ...restateAlone];
+const restartedGroup = crashed.filter((_, i) => i % 2 === 0);
+const takenOverGroup = crashed.filter((_, i) => i % 2 === 1);
+const waiting = withRecourse.find((s) => s.wait) as JobSpec;
+
+const reports = new Map<string, RestateJobReport>();
+let waitStartedAt = 0;
+let waitLeaseEnd: number | undefined;
 
 beforeAll(async () => {
-  const [ingress, admin, node, service] = await Promise.all([
-    freePort(),
+  // The server `.ci/run` started, else one of the test's own.
+  const urls: RestateUrls =
+    (await sharedServer()) ?? (await ownServer(join(dir, 'restate-data'))).urls;
+  const [ownPort, balancedPort, otherPort] = await Promise.all([
     freePort(),
     freePort(),
     freePort(),
   ]);
-  // The binary itself (the npm package's launcher would leave it running when killed).
-  const binary = createRequire(
-    join(repositoryRoot, 'tests/engines/node_modules/@restatedev/restate-server/package.json'),
-  ).resolve(`@restatedev/restate-server-${process.platform}-${process.arch}/bin/restate-server`);
-  const server = start(
-    binary,
-    ['--base-dir', join(dir, 'restate-data'), '--no-logo', '--listen-mode', 'tcp'],
-    {
-      RESTATE_INGRESS__BIND_ADDRESS: `127.0.0.1:${ingress}`,
-      RESTATE_ADMIN__BIND_ADDRESS: `127.0.0.1:${admin}`,
-      RESTATE_BIND_ADDRESS: `127.0.0.1:${node}`,
-      RESTATE_ADVERTISED_ADDRESS: `http://127.0.0.1:${node}`,
-    },
-    false,
-  );
-  for (;;) {
-    const up = await fetch(`http://127.0.0.1:${admin}/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) break;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  const worker = (n: number, first: boolean) =>
-    start(
-      process.execPath,
-      ['--import', 'tsx', '--conditions=recourse-source', 'tests/engines/restate-worker.ts'],
-      {
-        [restateWorkerVariable]: JSON.stringify({
-          port: service,
-          ledgerPath: join(dir, 'ledger.sqlite'),
-          worker: n,
-          first,
-        } satisfies RestateWorkerConfig),
-      },
-      true,
-    );
-  const first = worker(1, true);
-  await until(first, () => first.messages.some((m) => m.type === 'ready'));
-  const registered = await fetch(`http://127.0.0.1:${admin}/deployments`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ uri: `http://127.0.0.1:${service}` }),
+  const balancer = await loadBalancer();
+  const config = { ledgerPath };
+  // Every process boots at once; the restarted one listens once its predecessor is dead.
+  const first = startWorker({ ...config, port: ownPort, worker: 1, first: true });
+  const behindBalancer = startWorker({ ...config, port: balancedPort, worker: 2, first: true });
+  const other = startWorker({ ...config, port: otherPort, worker: 4, first: false });
+  const restarted = startWorker({
+    ...config,
+    port: ownPort,
+    worker: 3,
+    first: false,
+    listenWhenTold: true,
   });
-  expect(registered.ok).toBe(true);
-  const jobs = [...withRecourse, ...restateAlone];
-  for (const spec of jobs) {
-    const sent = await fetch(`http://127.0.0.1:${ingress}/agentJob/${spec.workflowId}/run/send`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(spec),
-    });
-    expect(sent.ok).toBe(true);
-  }
-  // Every job stands at its kill point: the service process dies with all of them.
-  await until(first, () =>
-    jobs.every((spec) =>
-      first.messages.some((m) => m.type === 'blocking' && m.workflowId === spec.workflowId),
-    ),
-  );
-  await kill(first);
-  // Another process on the same address: Restate retries every invocation there.
-  worker(2, false);
+  const listening = (w: typeof first) => until(w, () => w.messages.some((m) => m.type === 'ready'));
+
+  // Restate pins an invocation to the deployment it started on: the first group on the
+  // first process's own address, then the second behind the load balancer.
+  await listening(first);
+  await register(urls, `http://127.0.0.1:${ownPort}`);
+  for (const spec of restartedGroup) await send(urls, spec);
+  await blockingAll(first, restartedGroup);
+  balancer.route(balancedPort);
+  await Promise.all([listening(behindBalancer), listening(other)]);
+  await register(urls, `http://127.0.0.1:${balancer.port}`);
+  for (const spec of takenOverGroup) await send(urls, spec);
+  await blockingAll(behindBalancer, takenOverGroup);
+  waitStartedAt =
+    [...first.messages, ...behindBalancer.messages].find(
+      (m) => m.type === 'blocking' && m.workflowId === waiting.workflowId,
+    )?.at ?? 0;
+
+  // Both die with every job at its kill point; Restate retries each on its deployment.
+  await Promise.all([kill(first), kill(behindBalancer)]);
+  waitLeaseEnd = leaseEndOf(waiting.workflowId);
+  balancer.route(otherPort);
+  restarted.listen();
+  await send(urls, uncrashed.recourse);
+  await send(urls, uncrashed.alone);
   await Promise.all(
-    jobs.map(async (spec) => {
-      const response = await fetch(
-        `http://127.0.0.1:${ingress}/restate/workflow/agentJob/${spec.workflowId}/attach`,
-      );
-      results.set(spec.workflowId, await response.json());
+    [...crashed, uncrashed.recourse, uncrashed.alone].map(async (spec) => {
+      reports.set(spec.workflowId, (await attach(urls, spec)) as RestateJobReport);
     }),
   );
-  void server;
 }, 240_000);
 
-afterAll(async () => {
-  for (const child of processes) if (child.exitCode === null) child.kill('SIGKILL');
+afterAll(() => {
+  killAll();
   rmSync(dir, { recursive: true, force: true });
 });
 
-function applied(spec: JobSpec): Record<WriteTool, { requests: number; applied: number }> {
+/** When the claim of the waiting write lets a resumed execution take it over: the wait's end. */
+function leaseEndOf(workflowId: string): number | undefined {
+  const db = new DatabaseSync(ledgerPath, { readOnly: true });
+  try {
+    const row = db
+      .prepare('SELECT lease_expires_at FROM recourse_records WHERE key LIKE ?')
+      .get(`agentJob/${workflowId}:reserve_stock:%`) as
+      | { lease_expires_at: number | null }
+      | undefined;
+    return row?.lease_expires_at ?? undefined;
+  } finally {
+    db.close();
+  }
+}
+
+function countsOf(spec: JobSpec): Record<WriteTool, { requests: number; applied: number }> {
   const d = openJobDownstreams(spec.downstreamDir);
   const of = (x: typeof d.stock) => ({ requests: x.requests().length, applied: x.writes().length });
   return { reserve_stock: of(d.stock), charge_card: of(d.payments), send_letter: of(d.letters) };
 }
 
-type OutcomeLike = { status: string; completed_steps: string[]; needs_reconciliation?: unknown[] };
+type OutcomeLike = {
+  status: string;
+  completed_steps: string[];
+  recoveries: { tool: string }[];
+  needs_reconciliation?: { tool: string }[];
+};
+const outcomeOf = (spec: JobSpec) => reports.get(spec.workflowId)?.result as OutcomeLike;
 
-describe('Restate: an AI SDK agent job whose service process is killed with SIGKILL mid-write', () => {
+describe('Restate: an AI SDK agent job whose service process is killed with SIGKILL at every point of its writes', () => {
+  it('uncrashed, recourse and Restate alone complete every step, each write once', () => {
+    expect(outcomeOf(uncrashed.recourse)).toMatchObject({
+      status: 'COMPLETED',
+      completed_steps: [
+        'read_account',
+        'reserve_stock',
+        'charge_card',
+        'send_letter',
+        'read_status',
+      ],
+      recoveries: [],
+    });
+    expect(reports.get(uncrashed.alone.workflowId)?.result).toEqual({ text: 'done', steps: 6 });
+    for (const spec of [uncrashed.recourse, uncrashed.alone])
+      for (const counts of Object.values(countsOf(spec)))
+        expect(counts).toEqual({ requests: 1, applied: 1 });
+  });
+
+  it('each killed job is resumed where the test put it: its process restarted, or another behind the balancer', () => {
+    for (const spec of restartedGroup)
+      expect(reports.get(spec.workflowId)?.worker, spec.killAt).toBe(3);
+    for (const spec of takenOverGroup)
+      expect(reports.get(spec.workflowId)?.worker, spec.killAt).toBe(4);
+  });
+
   it.each(withRecourse.filter((s) => s.killAt !== 'during:send_letter'))(
-    'with recourse, killed $killAt: every write applied once, the job completes',
+    'with recourse, killed $killAt: every write applied once, the outcome of the uncrashed run',
     (spec) => {
-      const outcome = results.get(spec.workflowId) as OutcomeLike;
-      expect(outcome).toMatchObject({
-        status: 'COMPLETED',
-        completed_steps: [
-          'read_account',
-          'reserve_stock',
-          'charge_card',
-          'send_letter',
-          'read_status',
-        ],
+      const reference = outcomeOf(uncrashed.recourse);
+      const outcome = outcomeOf(spec);
+      expect({ status: outcome.status, completed_steps: outcome.completed_steps }).toEqual({
+        status: reference.status,
+        completed_steps: reference.completed_steps,
       });
-      const counts = applied(spec);
+      const counts = countsOf(spec);
       for (const tool of writeTools) expect(counts[tool].applied, tool).toBe(1);
+      // Never re-sent: the letter (neither reconcile nor idempotent) and the charge (reconciled).
       expect(counts.charge_card.requests).toBe(1);
       expect(counts.send_letter.requests).toBe(1);
+      // Only the recoveries the crash made necessary, each of the write it hit.
+      for (const recovery of outcome.recoveries)
+        expect(spec.killAt?.endsWith(recovery.tool)).toBe(true);
     },
   );
 
   it('with recourse, killed during the write with neither: in doubt and reported, never re-sent', () => {
     const spec = withRecourse.find((s) => s.killAt === 'during:send_letter') as JobSpec;
-    const outcome = results.get(spec.workflowId) as OutcomeLike;
+    const outcome = outcomeOf(spec);
     expect(outcome.status).not.toBe('COMPLETED');
     expect(outcome.needs_reconciliation).toEqual([
       expect.objectContaining({ tool: 'send_letter' }),
     ]);
-    expect(applied(spec).send_letter).toEqual({ requests: 1, applied: 1 });
+    expect(outcome.completed_steps).toEqual(['read_account', 'reserve_stock', 'charge_card']);
+    expect(countsOf(spec).send_letter).toEqual({ requests: 1, applied: 1 });
+  });
+
+  it('a Retry-After of 10 minutes survives the restart: the resumed run waits out the rest, then sends once', () => {
+    const report = reports.get(waiting.workflowId) as RestateJobReport;
+    // The wait is in the ledger (the claim kept until its end), not in a timer of a process.
+    expect(waitLeaseEnd).toBeGreaterThanOrEqual(waitStartedAt + 600_000 - 1_000);
+    // Resumed a minute later: it waited the rest only, and sent at the wait's end or after.
+    expect(report.sleeps).toHaveLength(1);
+    expect(report.sleeps[0]).toBeLessThan(600_000 - 30_000);
+    expect(report.sentAt).toHaveLength(1);
+    expect(report.sentAt[0]).toBeGreaterThanOrEqual(waitLeaseEnd ?? Number.POSITIVE_INFINITY);
+    expect(countsOf(waiting).reserve_stock).toEqual({ requests: 1, applied: 1 });
   });
 
   it('Restate alone (tools as ctx.run): the same kills, its duplicate writes counted', () => {
-    const rows = restateAlone.map((spec) => {
-      const counts = applied(spec);
-      const duplicates = writeTools.reduce((n, t) => n + Math.max(0, counts[t].applied - 1), 0);
-      return { killed: spec.killAt, duplicates };
-    });
+    const duplicatesOf = (spec: JobSpec) => {
+      const counts = countsOf(spec);
+      return writeTools.reduce((n, t) => n + Math.max(0, counts[t].applied - 1), 0);
+    };
+    const rows = restateAlone.map((spec) => ({
+      killed: spec.killAt,
+      duplicates: duplicatesOf(spec),
+      ...Object.fromEntries(writeTools.map((t) => [t, countsOf(spec)[t].applied])),
+    }));
+    const withRecourseDuplicates = withRecourse.reduce((n, spec) => n + duplicatesOf(spec), 0);
     console.log(
-      `Restate alone, killed at ${rows.length} points: ${rows.reduce((n, r) => n + r.duplicates, 0)} duplicate writes (recourse + Restate: 0)`,
+      `Restate alone, killed at ${rows.length} points: ${rows.reduce((n, r) => n + r.duplicates, 0)} duplicate writes (recourse + Restate: ${withRecourseDuplicates})`,
     );
     console.table(rows);
+    // A write killed mid-ctx.run runs again: the charge and the letter are applied twice.
     expect(rows.find((r) => r.killed === 'during:charge_card')?.duplicates).toBe(1);
     expect(rows.find((r) => r.killed === 'during:send_letter')?.duplicates).toBe(1);
+    expect(withRecourseDuplicates).toBe(0);
   });
 });

@@ -1,6 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { type DbosWorkerConfig, dbosWorkerVariable, type WorkerReport } from './dbos-protocol.js';
+import {
+  type DbosWorkerConfig,
+  dbosWorkerVariable,
+  type WorkerCommand,
+  type WorkerReport,
+} from './dbos-protocol.js';
 
 const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
 const workerScript = fileURLToPath(new URL('./dbos-worker.ts', import.meta.url));
@@ -12,6 +17,12 @@ export interface DbosWorker {
   child: ChildProcess;
   /** Resolves once every job named stands at its kill point. */
   blockingAt(workflowIds: readonly string[]): Promise<Map<string, Blocking>>;
+  /** Resolves once the workflow function of every job named runs in this worker. */
+  running(workflowIds: readonly string[]): Promise<void>;
+  /** Resolves once DBOS is launched (its system database migrated). */
+  ready: Promise<void>;
+  /** Lets a worker started with `launchWhenTold` launch DBOS. */
+  launch(): void;
   /** Resolves with the report once the worker exits cleanly. */
   finished: Promise<Finished>;
   /** SIGKILL, resolved once the process is gone. */
@@ -43,8 +54,12 @@ export function startDbosWorker(config: DbosWorkerConfig): DbosWorker {
   });
   died.catch(() => {});
   const blocking = new Map<string, Blocking>();
+  const running = new Set<string>();
+  let launched = false;
   const finished = new Promise<Finished>((resolve, reject) => {
     child.on('message', (message: WorkerReport) => {
+      if (message.type === 'ready') launched = true;
+      if (message.type === 'running') running.add(message.workflowId);
       if (message.type === 'blocking') blocking.set(message.workflowId, message);
       if (message.type === 'finished') resolve(message);
     });
@@ -55,22 +70,29 @@ export function startDbosWorker(config: DbosWorkerConfig): DbosWorker {
     return report;
   });
   finished.catch(() => {});
+  // Resolves once `done()` holds after a message (or already), rejects if the worker dies.
+  const until = (done: () => boolean) =>
+    Promise.race([
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if (!done()) return;
+          child.off('message', check);
+          resolve();
+        };
+        child.on('message', check);
+        check();
+      }),
+      died,
+    ]);
+  const ready = until(() => launched);
+  ready.catch(() => {});
   return {
     child,
     blockingAt: (workflowIds) =>
-      Promise.race([
-        new Promise<Map<string, Blocking>>((resolve) => {
-          const check = () => {
-            if (workflowIds.every((id) => blocking.has(id))) {
-              child.off('message', check);
-              resolve(blocking);
-            }
-          };
-          child.on('message', check);
-          check();
-        }),
-        died,
-      ]),
+      until(() => workflowIds.every((id) => blocking.has(id))).then(() => blocking),
+    running: (workflowIds) => until(() => workflowIds.every((id) => running.has(id))),
+    ready,
+    launch: () => child.send({ type: 'launch' } satisfies WorkerCommand),
     finished,
     async kill() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
