@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Strategy } from './protocol.js';
 import type { PointRow, Tally } from './tally.js';
@@ -115,4 +115,24 @@ export function writeKilledReport(results: KilledResults, directory: string): st
   writeFileSync(markdown, renderKilledMarkdown(results));
   writeFileSync(json, `${JSON.stringify(results, null, 2)}\n`);
   return [markdown, json];
+}
+
+const readmeStart = '<!-- bench:killed -->';
+const readmeEnd = '<!-- /bench:killed -->';
+
+/** Rewrites the table between the `bench:killed` markers of the root README; false without them. */
+export function updateReadmeTable(results: KilledResults, readmePath: string): boolean {
+  const readme = readFileSync(readmePath, 'utf8');
+  const start = readme.indexOf(readmeStart);
+  const end = readme.indexOf(readmeEnd);
+  if (start < 0 || end < start) return false;
+  const block = [
+    readmeStart,
+    `${results.jobsPerStrategy} jobs per strategy and engine, each killed once at a seeded point of one of its writes (generated ${results.generatedAt.slice(0, 10)} by \`./run.sh bench killed\`; per kill point and the method in [bench/report/process-killed.md](bench/report/process-killed.md)):`,
+    '',
+    ...summaryTable(results),
+    readmeEnd,
+  ].join('\n');
+  writeFileSync(readmePath, readme.slice(0, start) + block + readme.slice(end + readmeEnd.length));
+  return true;
 }

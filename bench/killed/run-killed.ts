@@ -13,6 +13,7 @@ import {
   type EngineResult,
   type KilledResults,
   summaryTable,
+  updateReadmeTable,
   writeKilledReport,
 } from './killed-report.js';
 import { setupRestate } from './restate-engine.js';
@@ -48,6 +49,15 @@ const setups: Record<string, { setup: () => Promise<Engine>; aloneLabel: string 
 
 const plans = killPlans(seed, jobsPerStrategy);
 const downstream = await startDownstream();
+// Interrupted: no worker, server, database or temporary folder is left behind.
+let teardown: (() => Promise<void>) | undefined;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void killAll()
+      .then(() => teardown?.())
+      .finally(() => process.exit(130));
+  });
+}
 const results: EngineResult[] = [];
 let failure: unknown;
 try {
@@ -56,6 +66,7 @@ try {
     if (!entry) throw new Error(`unknown engine ${name}: dbos or restate`);
     const started = performance.now();
     const engine = await entry.setup();
+    teardown = () => engine.teardown();
     try {
       const records = await runBatches({
         engine,
@@ -78,6 +89,7 @@ try {
     } finally {
       await killAll();
       await engine.teardown();
+      teardown = undefined;
     }
   }
 } catch (error) {
@@ -104,3 +116,7 @@ const report: KilledResults = {
 };
 for (const line of summaryTable(report)) log(line);
 for (const file of writeKilledReport(report, output)) log(`wrote ${file}`);
+if (!quick && engines.length === Object.keys(setups).length) {
+  const readme = fileURLToPath(new URL('../../README.md', import.meta.url));
+  if (updateReadmeTable(report, readme)) log('updated the table in README.md');
+}

@@ -1,5 +1,5 @@
-import type { JobRecord } from './run-batches.js';
 import { type KillPoint, type Strategy, type WriteTool, writeTools } from './protocol.js';
+import type { JobRecord } from './run-batches.js';
 
 export interface Tally {
   jobs: number;
