@@ -20,7 +20,8 @@ async function admin(sql: string): Promise<void> {
 
 /**
  * DBOS on this machine's PostgreSQL, in a database created fresh for the run and dropped
- * after it. A batch's first worker is killed; the same executor restarted recovers its jobs.
+ * after it. A batch's first worker is killed; the same executor restarted recovers its jobs,
+ * or (every other batch) another worker with its own executor id takes them over.
  */
 export async function setupDbos(resultTimeoutMs: number): Promise<Engine> {
   await admin(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
@@ -31,24 +32,39 @@ export async function setupDbos(resultTimeoutMs: number): Promise<Engine> {
   const config = (
     executorId: string,
     downstreamUrl: string,
-    rest: Pick<DbosWorkerConfig, 'first' | 'start' | 'report'>,
+    rest: Pick<DbosWorkerConfig, 'first' | 'start' | 'takeOver' | 'report'>,
   ): DbosWorkerConfig => ({ systemDatabaseUrl, executorId, downstreamUrl, ...rest });
   let executorId = '';
+  let batches = 0;
   return {
     name: 'DBOS',
     async startJobs(specs, downstreamUrl) {
       executorId = `killbench-${randomUUID()}`;
       return startWorker(
         './dbos-worker.ts',
-        config(executorId, downstreamUrl, { first: true, start: specs, report: [] }),
+        config(executorId, downstreamUrl, { first: true, start: specs, takeOver: [], report: [] }),
         workerVariable,
       );
     },
     async resume(specs, downstreamUrl) {
       const ids = specs.map((spec) => spec.jobId);
+      // Even batches: the same executor restarted; odd ones: another worker takes them over.
+      const restarted = batches++ % 2 === 0;
       const worker = startWorker(
         './dbos-worker.ts',
-        config(executorId, downstreamUrl, { first: false, start: [], report: ids }),
+        restarted
+          ? config(executorId, downstreamUrl, {
+              first: false,
+              start: [],
+              takeOver: [],
+              report: ids,
+            })
+          : config(`killbench-${randomUUID()}`, downstreamUrl, {
+              first: false,
+              start: [],
+              takeOver: ids,
+              report: ids,
+            }),
         workerVariable,
       );
       const ends = new Map<string, JobEnd>();

@@ -1,6 +1,7 @@
 // One worker process of the DBOS pass. Its first life starts the batch's jobs (each a
-// workflow) and is killed while each stands at its kill point; its second life, with the
-// same executor id, is DBOS restarted: `DBOS.launch` recovers the pending workflows.
+// workflow) and is killed while each stands at its kill point. The second life is either
+// DBOS restarted with the same executor id (`DBOS.launch` recovers the pending workflows)
+// or another worker, with its own executor id, taking the dead one's workflows over.
 import { createOpenAI } from '@ai-sdk/openai';
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import { durableCalls } from '@dbos-inc/vercel-ai';
@@ -106,6 +107,7 @@ await DBOS.launch();
 await send({ type: 'ready' });
 for (const spec of config.start) await DBOS.startWorkflow(job, { workflowID: spec.jobId })(spec);
 if (config.first) await never;
+for (const jobId of config.takeOver) await DBOS.resumeWorkflow(jobId);
 await Promise.all(
   config.report.map(async (jobId) => {
     try {

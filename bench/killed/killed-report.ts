@@ -90,12 +90,15 @@ export function renderKilledMarkdown(results: KilledResults): string {
     '',
     '## Method',
     '',
-    "Each job is the 5-step AI SDK agent of the engine tests (a read; `reserve_stock`, a write the downstream dedupes by idempotency key; `charge_card`, a write the downstream can be asked about by key, recourse's `reconcile`; `send_letter`, a write with neither; a last read), run as a DBOS workflow or a Restate workflow with the model calls journaled by the engine's own AI SDK middleware. A seeded PRNG picks for job *n* one of the three writes and a **kill point** in it, the same for every strategy: *before-send* (the tool runs, recourse has claimed the key, nothing is sent), *held* (the downstream has the request and applies it only after the worker is dead), *after-apply* (the downstream applied it; the response never reaches the worker). The worker process is SIGKILLed once every job of its batch stands at its point, then started again: DBOS's restarted executor recovers its workflows on launch, the Restate server retries the invocations against the new service process. The downstream lives in the benchmark's own process and counts every request and every applied write.",
+    "Each job is the 5-step AI SDK agent of the engine tests (a read; `reserve_stock`, a write the downstream dedupes by idempotency key; `charge_card`, a write the downstream can be asked about by key, recourse's `reconcile`; `send_letter`, a write with neither; a last read), run as a DBOS workflow or a Restate workflow with the model calls journaled by the engine's own AI SDK middleware. A seeded PRNG picks for job *n* one of the three writes and a **kill point** in it, the same for every strategy: *before-send* (the tool runs, recourse has claimed the key, nothing is sent), *held* (the downstream has the request and applies it only after the worker is dead), *after-apply* (the downstream applied it; the response never reaches the worker). The worker process is SIGKILLed once every job of its batch stands at its point, then started again: DBOS's restarted executor recovers its workflows on launch (every other batch another worker, with its own executor id, takes them over), the Restate server retries the invocations against the new service process. The downstream lives in the benchmark's own process and counts every request and every applied write.",
     '',
     "A **correct completion** is a job that finished, reported itself complete, and whose three writes were each applied exactly once. A **duplicate** is an application of a write beyond its first; a **lost write** one the job reports done that was never applied, or an unapplied write of a job that never finished. **In doubt, reported**: a write recourse could neither reconcile nor replay behind its key, left in `needs_reconciliation` (`RECONCILE_BY_HAND`) for a person and never sent again — with a kill before the send of the letter nothing was sent, and recourse still cannot know it. The engine alone runs each tool as the engine's step: DBOS `DBOS.runStep` with `retriesAllowed: true` and DBOS's defaults (3 attempts, 1 s, ×2), keyed `workflowID:stepID`, Restate `ctx.run` without options (its default retry policy), keyed by workflow and tool. Both engines re-run a step the crash interrupted: that is where their duplicates come from.",
-    missed > 0
-      ? `\n${missed} jobs never stood at their kill point before the kill (counted as they ended).`
-      : '',
+    ...(missed > 0
+      ? [
+          '',
+          `${missed} jobs never stood at their kill point before the kill (counted as they ended).`,
+        ]
+      : []),
     ...results.engines.flatMap((e) => [
       '',
       `## ${e.engine}, per kill point`,

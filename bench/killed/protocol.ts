@@ -53,6 +53,8 @@ export interface DbosWorkerConfig extends WorkerConfigBase {
   executorId: string;
   /** Jobs this life starts (the first); the second recovers them on launch. */
   start: JobSpec[];
+  /** Pending jobs of a dead executor this worker takes over (`DBOS.resumeWorkflow`). */
+  takeOver: string[];
   /** Jobs whose results this life reports. */
   report: string[];
 }
