@@ -4,6 +4,7 @@
 #   ./run.sh test         install everything, run the whole test suite
 #   ./run.sh bench        install everything, run the benchmarks and write bench/report/
 #   ./run.sh bench soak   a long-lived server: 10,000 runs per store, 1–8 workers (bench/report/soak.md)
+#   ./run.sh bench killed agent jobs in DBOS and Restate, their worker SIGKILLed mid-write (bench/report/process-killed.md)
 #   ./run.sh pack [DIR]   build, pack and check every package: tarballs to install with npm
 #   ./run.sh ci           what .ci/run calls: services, install, typecheck, lint, packing
 #                         (publint, attw), the consumer test from the tarballs, tests
@@ -30,7 +31,11 @@ case "${1:-}" in
   # The services' Restate server is stopped (and its data deleted) however the run ends.
   test)  shift; trap stop_services EXIT; start_services; pnpm test "$@" ;;
   bench) shift; trap stop_services EXIT; start_services
-         if [ "${1:-}" = soak ]; then shift; pnpm --filter @recourse/bench soak "$@"; else pnpm bench "$@"; fi ;;
+         case "${1:-}" in
+           soak)   shift; pnpm --filter @recourse/bench soak "$@" ;;
+           killed) shift; pnpm --filter @recourse/bench killed "$@" ;;
+           *)      pnpm bench "$@" ;;
+         esac ;;
   pack)  shift; pnpm --silent release:dry "$@" ;;
   ci)    shift
          started=$SECONDS
