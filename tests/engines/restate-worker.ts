@@ -34,13 +34,16 @@ const gates = new Map<string, () => void>();
 process.on('message', (command: RestateWorkerCommand) => {
   if (command.type === 'release') gates.get(command.workflowId)?.();
 });
-const point = async (spec: JobSpec, name: string): Promise<boolean> => {
+const stopAt = async (spec: JobSpec, name: string): Promise<boolean> => {
   if (!config.first || spec.killAt !== name || stopped.has(spec.workflowId)) return false;
   stopped.add(spec.workflowId);
   process.send?.({ type: 'blocking', workflowId: spec.workflowId, point: name, at: Date.now() });
   if (!name.startsWith('claimed:')) await never;
   await new Promise<void>((resolve) => gates.set(spec.workflowId, resolve));
   return true;
+};
+const point = async (spec: JobSpec, name: string): Promise<void> => {
+  await stopAt(spec, name);
 };
 
 // "After a write": its result is back and the next model call has not started.
@@ -136,7 +139,7 @@ const agentJob = restate.workflow({
       const held = { calling: '', here: false };
       const claimGate = spec.killAt?.startsWith('claimed:')
         ? async () => {
-            held.here ||= await point(spec, `claimed:${held.calling}`);
+            held.here ||= await stopAt(spec, `claimed:${held.calling}`);
           }
         : undefined;
       const recovery = createRecovery(ctx, {
