@@ -59,7 +59,10 @@ describe('@recourse/restate', () => {
     const tools = recovery.tools(
       {
         send: {
-          execute: async (_input: unknown, options: { abortSignal: AbortSignal }) => {
+          execute: async (
+            _input: unknown,
+            options: { abortSignal: AbortSignal; toolCallId: string },
+          ) => {
             signals.push(options.abortSignal);
             return 'sent';
           },
