@@ -22,5 +22,5 @@ export interface RestateJobReport extends Omit<JobReport, 'ranHere'> {
   worker: number;
 }
 
-/** What the test tells a service process. */
-export type RestateWorkerCommand = { type: 'listen' };
+/** What the test tells a service process: listen, or let a job held at `claimed:<tool>` go on. */
+export type RestateWorkerCommand = { type: 'listen' } | { type: 'release'; workflowId: string };

@@ -3,7 +3,7 @@
 // `blocking` when a job stands at the point the test kills the process (or the server) at.
 import { createOpenAI } from '@ai-sdk/openai';
 import { SqliteLedger } from '@recourse/core/sqlite';
-import { callContext, createRecovery } from '@recourse/restate';
+import { callContext, createRecovery, type Ledger } from '@recourse/restate';
 import { createScriptedProvider, serveProvider } from '@recourse/testing';
 import * as restate from '@restatedev/restate-sdk';
 import { durableCalls } from '@restatedev/vercel-ai-middleware';
@@ -29,11 +29,21 @@ const never = new Promise<never>(() => {});
 // A job stops at its kill point once per process: when the server (not this process) is
 // killed there, its retry of the invocation comes back here and must go on.
 const stopped = new Set<string>();
-const point = async (spec: JobSpec, name: string) => {
-  if (!config.first || spec.killAt !== name || stopped.has(spec.workflowId)) return;
+// A job held at `claimed:<tool>` goes on when the test says `release` (true: it was held).
+const gates = new Map<string, () => void>();
+process.on('message', (command: RestateWorkerCommand) => {
+  if (command.type === 'release') gates.get(command.workflowId)?.();
+});
+const stopAt = async (spec: JobSpec, name: string): Promise<boolean> => {
+  if (!config.first || spec.killAt !== name || stopped.has(spec.workflowId)) return false;
   stopped.add(spec.workflowId);
   process.send?.({ type: 'blocking', workflowId: spec.workflowId, point: name, at: Date.now() });
-  await never;
+  if (!name.startsWith('claimed:')) await never;
+  await new Promise<void>((resolve) => gates.set(spec.workflowId, resolve));
+  return true;
+};
+const point = async (spec: JobSpec, name: string): Promise<void> => {
+  await stopAt(spec, name);
 };
 
 // "After a write": its result is back and the next model call has not started.
@@ -125,6 +135,13 @@ const agentJob = restate.workflow({
         });
         return report({ text: result.text, steps: result.steps.length });
       }
+      // `claimed:<tool>`: recourse holds the write's claim and has not called the tool yet.
+      const held = { calling: '', here: false };
+      const claimGate = spec.killAt?.startsWith('claimed:')
+        ? async () => {
+            held.here ||= await stopAt(spec, `claimed:${held.calling}`);
+          }
+        : undefined;
       const recovery = createRecovery(ctx, {
         // The wait scenario's clock decides leases too, so the ledger keeps the same time.
         ...(spec.wait
@@ -133,7 +150,10 @@ const agentJob = restate.workflow({
               retry: { maxDelayMs: 3_600_000, maxElapsedMs: 3_600_000 },
               ledger: new SqliteLedger({ path: config.ledgerPath, clock }),
             }
-          : { ledger }),
+          : claimGate
+            ? // The gate holds the claim's answer for as long as the test needs.
+              { ledger: gateClaims(ledger, claimGate), ledgerTimeoutMs: 120_000 }
+            : { ledger }),
         policies: {
           read_account: { sideEffects: false },
           reserve_stock: { sideEffects: true, idempotent: true },
@@ -151,7 +171,7 @@ const agentJob = restate.workflow({
       await generateText({
         model,
         prompt,
-        tools: stopBeforeWrites(spec, recovery.tools(raw)),
+        tools: stopBeforeWrites(spec, reportHeldCalls(spec, held, recovery.tools(raw))),
         stopWhen: [isStepCount(10), recovery.stopWhen],
         prepareStep: recovery.prepareStep,
         maxRetries: 0,
@@ -175,6 +195,52 @@ function stopBeforeWrites<T extends ToolSet>(spec: JobSpec, tools: T): T {
     };
   }
   return stopped as T;
+}
+
+/** The ledger, its granted claims answered only once `gate` resolves. */
+function gateClaims(inner: Ledger, gate: () => Promise<void>): Ledger {
+  return new Proxy(inner, {
+    get(target, property) {
+      if (property === 'claim')
+        return async (...args: Parameters<Ledger['claim']>) => {
+          const claimed = await target.claim(...args);
+          if (claimed.status === 'acquired') await gate();
+          return claimed;
+        };
+      const value: unknown = Reflect.get(target, property);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/**
+ * Names the write whose claim is asked for, and tells the test when a call the gate held
+ * has ended (by then a new attempt of the invocation has answered it).
+ */
+function reportHeldCalls<T extends ToolSet>(
+  spec: JobSpec,
+  held: { calling: string; here: boolean },
+  tools: T,
+): T {
+  const reporting: Record<string, unknown> = { ...tools };
+  for (const toolName of writeTools) {
+    const tool = tools[toolName] as unknown as { execute: (...args: unknown[]) => unknown };
+    reporting[toolName] = {
+      ...tool,
+      execute: async (...args: unknown[]) => {
+        held.calling = toolName;
+        try {
+          return await tool.execute(...args);
+        } finally {
+          if (held.here) {
+            held.here = false;
+            process.send?.({ type: 'held-call-ended', workflowId: spec.workflowId });
+          }
+        }
+      },
+    };
+  }
+  return reporting as T;
 }
 
 if (config.listenWhenTold) {

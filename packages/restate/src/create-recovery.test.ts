@@ -43,4 +43,40 @@ describe('@recourse/restate', () => {
       createRecovery(ctx, { ledger: new MemoryLedger(), stopwhen: true } as never),
     ).toThrow(expect.objectContaining({ field: 'stopwhen' }));
   });
+
+  it('binds the tools to the attempt: once Restate has ended it, a call sends nothing', async () => {
+    const attempt = new AbortController();
+    const ctx = {
+      request: () => ({
+        id: 'inv_1abc',
+        target: { service: 'greeter', handler: 'greet' },
+        attemptCompletedSignal: attempt.signal,
+      }),
+      sleep: () => Promise.resolve(),
+    } as never;
+    const recovery = createRecovery(ctx, { ledger: new MemoryLedger() });
+    const signals: AbortSignal[] = [];
+    const tools = recovery.tools(
+      {
+        send: {
+          execute: async (
+            _input: unknown,
+            options: { abortSignal: AbortSignal; toolCallId: string },
+          ) => {
+            signals.push(options.abortSignal);
+            return 'sent';
+          },
+        },
+      },
+      { send: { sideEffects: true } },
+    );
+    const options = { toolCallId: 'c1', messages: [], abortSignal: undefined as never };
+    await expect(tools.send.execute({ n: 1 }, options)).resolves.toBe('sent');
+    expect(signals[0]?.aborted).toBe(false);
+    attempt.abort();
+    // The signal the tool holds is the attempt's: a send under way is told to stop.
+    expect(signals[0]?.aborted).toBe(true);
+    await tools.send.execute({ n: 2 }, { ...options, toolCallId: 'c2' }).catch(() => undefined);
+    expect(signals).toHaveLength(1);
+  });
 });

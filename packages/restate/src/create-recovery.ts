@@ -4,9 +4,11 @@ import {
   createRecovery as createAiSdkRecovery,
   InvalidOptionsError,
   type Ledger,
+  type ToolPolicies,
 } from '@recourse/ai-sdk';
 import { SqliteLedger } from '@recourse/core/sqlite';
 import type { Context } from '@restatedev/restate-sdk';
+import { bindToAttempt } from './attempt-signal.js';
 import { runIdOf } from './run-id.js';
 
 /** The default ledger's file, in the working directory. */
@@ -57,7 +59,7 @@ export function createRecovery(
     throw new InvalidOptionsError('engine', 'is set by @recourse/restate itself');
   }
   const { runId, ledger, ...rest } = options;
-  return createAiSdkRecovery({
+  const recovery = createAiSdkRecovery({
     ...rest,
     ledger: ledger ?? defaultLedger(),
     runId: runId ?? runIdOf(ctx),
@@ -66,4 +68,13 @@ export function createRecovery(
     // mismatch, RT0016). A write's wait lives in its claim, which outlives the process.
     engine: {},
   });
+  // Once this attempt is over, Restate may run a new one beside it: calls here stop sending.
+  const attemptEnded = ctx.request().attemptCompletedSignal as AbortSignal | undefined;
+  if (!attemptEnded) return recovery;
+  const { tools } = recovery;
+  return {
+    ...recovery,
+    tools: <T extends Record<string, unknown>>(toolset: T, policies?: ToolPolicies<T>) =>
+      bindToAttempt(tools(toolset, policies), attemptEnded),
+  };
 }

@@ -190,20 +190,24 @@ describe('a per-attempt deadline', () => {
     expect(String(seen?.reason)).toMatch(/did not settle within 100 ms/);
     caller.abort(new Error('user stop'));
     await expect(pending).rejects.toThrow('user stop');
+    // A caller that aborted already: the tool is not called at all.
     let own: AbortSignal | undefined;
-    await h.runtime
-      .execute({
+    const call = (signal: AbortSignal, toolCallId: string) =>
+      h.runtime.execute({
         toolName: 'u',
-        toolCallId: 'c2',
+        toolCallId,
         input: {},
-        signal: caller.signal,
-        execute: (_input, signal) => {
-          own = signal;
+        signal,
+        execute: (_input, given) => {
+          own = given;
           return 1;
         },
-      })
-      .catch(() => undefined);
-    expect(own).toBe(caller.signal);
+      });
+    await expect(call(caller.signal, 'c2')).rejects.toThrow('user stop');
+    expect(own).toBeUndefined();
+    const live = new AbortController();
+    await call(live.signal, 'c3');
+    expect(own).toBe(live.signal);
   });
 });
 

@@ -43,6 +43,9 @@ async function executeClaimed(call: Call): Promise<CallEnding> {
 async function attempt(call: Call): Promise<CallEnding> {
   const { run, request } = call;
   for (;;) {
+    // Aborted before this attempt (the caller cancelled, or an engine ended the execution
+    // while the call waited): nothing more is sent; a claim not in doubt is let go.
+    request.signal?.throwIfAborted();
     call.attempts++;
     if (run.emitter.active)
       call.emit('call.started', { attempt: call.attempts, input: request.input });
