@@ -1,7 +1,13 @@
-import { modelValue, type RecoveryRuntime } from '@recourse/core';
+import {
+  answerText,
+  isMcpErrorResult,
+  McpToolError,
+  mcpErrorText,
+  type RecoveryRuntime,
+} from '@recourse/core/adapter';
 import { ToolMessage } from 'langchain';
 import { isGraphBubbleUp, ToolMessageError } from './langchain-errors.js';
-import { failureMessage, resultMessage } from './tool-messages.js';
+import { answerMessage } from './tool-messages.js';
 
 /** The part of LangChain's `wrapToolCall` request this reads (langchain 1.x). */
 export interface ToolCallRequestLike {
@@ -43,16 +49,17 @@ export async function runToolCall<Request extends ToolCallRequestLike, Output>(
         throw new ToolMessageError(output.text, request.tool === undefined);
       }
       const value = ToolMessage.isInstance(output) ? output.content : output;
+      // A tool that hands back an MCP result as it is (`client.callTool`): its error is a failure.
+      if (isMcpErrorResult(value)) throw new McpToolError(mcpErrorText(value), value);
       // An attempt the runtime gave up on (its deadline passed) must not stand for a later one.
       if (attempt === attempts) answered = { output, value };
       return value;
     },
   });
-  if (!result.ok) return failureMessage(result.contract, call);
-  if (!result.deduplicated && !result.degraded && answered && answered.value === result.value) {
-    return answered.output;
+  if (result.ok && answered && !result.deduplicated && !result.degraded) {
+    if (answered.value === result.value) return answered.output;
   }
-  return resultMessage(modelValue(result), call);
+  return answerMessage(await answerText(runtime, { ...call, input: toolCall.args }, result), call);
 }
 
 /**
