@@ -1,0 +1,126 @@
+import { callContext, createRecovery, recoveryContractOf } from '@recourse/langchain';
+import { text, toolCall } from '@recourse/testing';
+import { createAgent, tool } from 'langchain';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { systemTextOf, toolOutputs, useScriptedProvider } from '../test-support/harness.js';
+
+const { provider, model } = useScriptedProvider();
+const prompt = { messages: [{ role: 'user' as const, content: 'Refund 100 on p-42' }] };
+// The model's arguments break off mid-object: LangChain's parser puts the call in
+// `invalid_tool_calls`, and no tool runs.
+const broken = '{"paymentId": "p-42", "amount": 10';
+
+function refundTool(sent: unknown[]) {
+  return tool(
+    async (input) => {
+      sent.push({ ...input, key: callContext().idempotencyKey });
+      return 'refunded';
+    },
+    {
+      name: 'refund_payment',
+      description: 'Refund a payment',
+      schema: z.object({ paymentId: z.string(), amount: z.number() }),
+    },
+  );
+}
+
+describe('tool calls whose arguments did not parse (invalid_tool_calls)', () => {
+  it('are a VALIDATION failure: the contract goes to the model, which repairs the call', async () => {
+    provider.reset([
+      toolCall('refund_payment', broken),
+      toolCall('refund_payment', { paymentId: 'p-42', amount: 100 }),
+      text('refunded 100'),
+    ]);
+    const sent: unknown[] = [];
+    const recovery = createRecovery({
+      runId: 'run-invalid-1',
+      policies: { refund_payment: { sideEffects: true } },
+    });
+    const agent = createAgent({
+      model: model(),
+      tools: [refundTool(sent)],
+      middleware: [recovery.middleware],
+    });
+
+    const result = await agent.invoke(prompt);
+
+    expect(sent).toHaveLength(1);
+    expect(toolOutputs(provider)[0]).toMatchObject({
+      failure_class: 'VALIDATION',
+      recommended_recovery: 'REPAIR',
+      retry_same_action: false,
+      tool: 'refund_payment',
+    });
+    expect(systemTextOf(provider, 1)).toContain('[recourse]');
+    expect(result.messages.at(-1)?.text).toBe('refunded 100');
+    expect(recovery.outcome().status).toBe('COMPLETED');
+  });
+
+  it('the same broken call past the repair budget is poison: the loop stops', async () => {
+    provider.reset([
+      toolCall('refund_payment', broken),
+      toolCall('refund_payment', broken),
+      toolCall('refund_payment', broken),
+      text('never asked'),
+    ]);
+    const recovery = createRecovery({
+      runId: 'run-invalid-poison',
+      policies: { refund_payment: { sideEffects: true } },
+    });
+    const agent = createAgent({
+      model: model(),
+      tools: [refundTool([])],
+      middleware: [recovery.middleware],
+    });
+
+    const result = await agent.invoke(prompt);
+
+    expect(provider.requests).toHaveLength(3);
+    expect(recoveryContractOf(result.messages.at(-1))).toMatchObject({ code: 'POISON' });
+    expect(recovery.outcome()).toMatchObject({ status: 'FAILED', reason: 'POISON' });
+  });
+
+  it('an unknown tool name is the model’s to repair (NO_SUCH_TOOL)', async () => {
+    provider.reset([
+      toolCall('refund', { paymentId: 'p-42', amount: 100 }),
+      toolCall('refund_payment', { paymentId: 'p-42', amount: 100 }),
+      text('refunded 100'),
+    ]);
+    const sent: unknown[] = [];
+    const recovery = createRecovery({
+      runId: 'run-unknown-tool',
+      policies: { refund_payment: { sideEffects: true } },
+    });
+    const agent = createAgent({
+      model: model(),
+      tools: [refundTool(sent)],
+      middleware: [recovery.middleware],
+    });
+
+    await agent.invoke(prompt);
+
+    expect(toolOutputs(provider)[0]).toMatchObject({
+      failure_class: 'VALIDATION',
+      code: 'NO_SUCH_TOOL',
+      recommended_recovery: 'REPAIR',
+    });
+    expect(sent).toHaveLength(1);
+    expect(recovery.outcome()).toMatchObject({
+      completed_steps: ['refund_payment'],
+      failures: [{ tool: 'refund', code: 'NO_SUCH_TOOL' }],
+    });
+  });
+
+  it('without recourse (the baseline): the agent ends on the broken call, nothing refunded, no error', async () => {
+    provider.reset([toolCall('refund_payment', broken), text('never asked')]);
+    const sent: unknown[] = [];
+    const agent = createAgent({ model: model(), tools: [refundTool(sent)] });
+
+    const result = await agent.invoke(prompt);
+
+    expect(provider.requests).toHaveLength(1);
+    expect(sent).toEqual([]);
+    expect(result.messages.at(-1)).toMatchObject({ tool_calls: [] });
+  });
+});
