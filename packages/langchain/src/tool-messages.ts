@@ -1,8 +1,4 @@
-import {
-  type AnswerText,
-  type RecoveryContract,
-  toFailureResult,
-} from '@recourse/core/adapter';
+import { type AnswerText, type RecoveryContract, toFailureResult } from '@recourse/core/adapter';
 import { ToolMessage } from 'langchain';
 
 interface CallIdentity {
