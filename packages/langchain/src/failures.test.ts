@@ -1,10 +1,15 @@
-import { callContext, createRecovery, recoveryContractOf } from '@recourse/langchain';
+import {
+  callContext,
+  createRecovery,
+  recoveryContractOf,
+  toolCallFailureOf,
+} from '@recourse/langchain';
 import { type ProviderRequest, text, toolCall } from '@recourse/testing';
 import { createAgent, tool } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { systemTextOf, toolOutputs, useScriptedProvider } from '../test-support/harness.js';
 import { githubPolicies, githubTools } from '../test-support/github.js';
+import { systemTextOf, toolOutputs, useScriptedProvider } from '../test-support/harness.js';
 import { callService, scriptedEndpoint } from '../test-support/service.js';
 
 const { provider, model, use } = useScriptedProvider();
@@ -108,6 +113,9 @@ describe('failures through createAgent', () => {
     expect(systemTextOf(provider, 2)).not.toContain('[recourse]');
     const failedMessage = result.messages.find((m) => recoveryContractOf(m) !== undefined);
     expect(recoveryContractOf(failedMessage)).toMatchObject({ recommended_recovery: 'REPAIR' });
+    // The original error stays with the application, in the artifact the model never sees.
+    const cause = toolCallFailureOf((failedMessage as { artifact?: unknown }).artifact)?.cause;
+    expect(cause).toMatchObject({ response: { status: 422 } });
     expect(recovery.outcome().status).toBe('COMPLETED');
   });
 

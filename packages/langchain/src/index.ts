@@ -2,7 +2,6 @@
 // adapter is enough (`@recourse/core` comes along as its dependency).
 export {
   isToolCallFailure,
-  McpToolError,
   policyFromAnnotations,
   toolCallFailureOf,
 } from '@recourse/core/adapter';

@@ -1,10 +1,4 @@
-import {
-  answerText,
-  isMcpErrorResult,
-  McpToolError,
-  mcpErrorText,
-  type RecoveryRuntime,
-} from '@recourse/core/adapter';
+import { answerText, type RecoveryRuntime } from '@recourse/core/adapter';
 import { ToolMessage } from 'langchain';
 import { isGraphBubbleUp, ToolMessageError } from './langchain-errors.js';
 import { answerMessage } from './tool-messages.js';
@@ -49,8 +43,6 @@ export async function runToolCall<Request extends ToolCallRequestLike, Output>(
         throw new ToolMessageError(output.text, request.tool === undefined);
       }
       const value = ToolMessage.isInstance(output) ? output.content : output;
-      // A tool that hands back an MCP result as it is (`client.callTool`): its error is a failure.
-      if (isMcpErrorResult(value)) throw new McpToolError(mcpErrorText(value), value);
       // An attempt the runtime gave up on (its deadline passed) must not stand for a later one.
       if (attempt === attempts) answered = { output, value };
       return value;
