@@ -11,6 +11,18 @@ const prompt = { messages: [{ role: 'user' as const, content: 'Refund 100 on p-4
 // `invalid_tool_calls`, and no tool runs.
 const broken = '{"paymentId": "p-42", "amount": 10';
 
+/** An agent with one refund tool under recourse; `sent` records each refund that ran. */
+function refundAgent(runId: string) {
+  const sent: unknown[] = [];
+  const recovery = createRecovery({ runId, policies: { refund_payment: { sideEffects: true } } });
+  const agent = createAgent({
+    model: model(),
+    tools: [refundTool(sent)],
+    middleware: [recovery.middleware],
+  });
+  return { sent, recovery, agent };
+}
+
 function refundTool(sent: unknown[]) {
   return tool(
     async (input) => {
@@ -32,16 +44,7 @@ describe('tool calls whose arguments did not parse (invalid_tool_calls)', () => 
       toolCall('refund_payment', { paymentId: 'p-42', amount: 100 }),
       text('refunded 100'),
     ]);
-    const sent: unknown[] = [];
-    const recovery = createRecovery({
-      runId: 'run-invalid-1',
-      policies: { refund_payment: { sideEffects: true } },
-    });
-    const agent = createAgent({
-      model: model(),
-      tools: [refundTool(sent)],
-      middleware: [recovery.middleware],
-    });
+    const { sent, recovery, agent } = refundAgent('run-invalid-1');
 
     const result = await agent.invoke(prompt);
 
@@ -64,19 +67,12 @@ describe('tool calls whose arguments did not parse (invalid_tool_calls)', () => 
       toolCall('refund_payment', broken),
       text('never asked'),
     ]);
-    const recovery = createRecovery({
-      runId: 'run-invalid-poison',
-      policies: { refund_payment: { sideEffects: true } },
-    });
-    const agent = createAgent({
-      model: model(),
-      tools: [refundTool([])],
-      middleware: [recovery.middleware],
-    });
+    const { sent, recovery, agent } = refundAgent('run-invalid-poison');
 
     const result = await agent.invoke(prompt);
 
     expect(provider.requests).toHaveLength(3);
+    expect(sent).toEqual([]);
     expect(recoveryContractOf(result.messages.at(-1))).toMatchObject({ code: 'POISON' });
     expect(recovery.outcome()).toMatchObject({ status: 'FAILED', reason: 'POISON' });
   });
@@ -87,16 +83,7 @@ describe('tool calls whose arguments did not parse (invalid_tool_calls)', () => 
       toolCall('refund_payment', { paymentId: 'p-42', amount: 100 }),
       text('refunded 100'),
     ]);
-    const sent: unknown[] = [];
-    const recovery = createRecovery({
-      runId: 'run-unknown-tool',
-      policies: { refund_payment: { sideEffects: true } },
-    });
-    const agent = createAgent({
-      model: model(),
-      tools: [refundTool(sent)],
-      middleware: [recovery.middleware],
-    });
+    const { sent, recovery, agent } = refundAgent('run-unknown-tool');
 
     await agent.invoke(prompt);
 
