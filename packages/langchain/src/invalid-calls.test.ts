@@ -60,6 +60,27 @@ describe('tool calls whose arguments did not parse (invalid_tool_calls)', () => 
     expect(recovery.outcome().status).toBe('COMPLETED');
   });
 
+  it('beside a valid call: the valid one runs, the repair reaches the model as guidance', async () => {
+    provider.reset([
+      [
+        toolCall('refund_payment', broken),
+        toolCall('refund_payment', { paymentId: 'p-43', amount: 5 }),
+      ],
+      text('refunded p-43; p-42 needs its amount'),
+    ]);
+    const { sent, recovery, agent } = refundAgent('run-invalid-mixed');
+
+    await agent.invoke(prompt);
+
+    expect(sent).toMatchObject([{ paymentId: 'p-43' }]);
+    // LangChain sends the provider the valid call only: only it may be answered.
+    expect(toolOutputs(provider)).toEqual(['refunded']);
+    expect(systemTextOf(provider, 1)).toContain('[recourse]');
+    expect(recovery.outcome().failures).toMatchObject([
+      { tool: 'refund_payment', failure_class: 'VALIDATION' },
+    ]);
+  });
+
   it('the same broken call past the repair budget is poison: the loop stops', async () => {
     provider.reset([
       toolCall('refund_payment', broken),
