@@ -1,8 +1,9 @@
 import { MemorySaver } from '@langchain/langgraph';
 import { createRecovery, InvalidOptionsError } from '@recourse/langchain';
 import { text } from '@recourse/testing';
-import { createAgent } from 'langchain';
-import { describe, expect, it } from 'vitest';
+import { createAgent, tool } from 'langchain';
+import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
 import { useScriptedProvider } from '../test-support/harness.js';
 
 const { provider, model } = useScriptedProvider();
@@ -54,5 +55,33 @@ describe('createRecovery options', () => {
     const recovery = createRecovery({});
     const agent = createAgent({ model: model(), tools: [], middleware: [recovery.middleware] });
     await expect(agent.invoke(hello)).rejects.toThrow(/`runId`/);
+  });
+
+  it('a policy that names no tool of the agent is reported once, with the name that was meant', async () => {
+    provider.reset([text('hi'), text('hi again')]);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const refund = tool(async () => 'ok', {
+      name: 'refund_payment',
+      description: 'Refund a payment',
+      schema: z.object({ paymentId: z.string() }),
+    });
+    const recovery = createRecovery({
+      runId: 'run-typo',
+      policies: { refund_paymnet: { sideEffects: true } },
+    });
+    const agent = createAgent({
+      model: model(),
+      tools: [refund],
+      middleware: [recovery.middleware],
+    });
+
+    await agent.invoke(hello);
+    await agent.invoke(hello);
+
+    const lines = warn.mock.calls.map((args) => String(args[0]));
+    warn.mockRestore();
+    expect(lines.filter((line) => line.includes('policies.refund_paymnet'))).toEqual([
+      expect.stringContaining('did you mean "refund_payment"'),
+    ]);
   });
 });

@@ -1,14 +1,12 @@
+import type { CompensationReport, Outcome } from '@recourse/core';
 import {
-  type CompensationReport,
-  type Outcome,
   optionChecks,
   RecourseError,
   type RecoveryOptions,
   type RecoveryRuntime,
   validateRecoveryOptions,
-} from '@recourse/core';
+} from '@recourse/core/adapter';
 import type { AgentMiddleware } from 'langchain';
-import { toolInvocationRecogniser } from './langchain-errors.js';
 import { createRecoveryMiddleware } from './recovery-middleware.js';
 import { createRunBinding } from './run-binding.js';
 
@@ -60,10 +58,7 @@ export function createRecovery(options: LangChainRecoveryOptions): LangChainReco
     { warn: optionChecks.bool },
   );
   const { warn = true, ...core } = options;
-  const binding = createRunBinding({
-    ...core,
-    recognisers: [...(options.recognisers ?? []), toolInvocationRecogniser],
-  });
+  const binding = createRunBinding(core);
   const started = (): RecoveryRuntime => {
     const runtime = binding.current;
     if (runtime) return runtime;

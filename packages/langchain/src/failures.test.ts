@@ -2,13 +2,13 @@ import {
   callContext,
   createRecovery,
   recoveryContractOf,
-  shellResources,
-  urlResource,
+  toolCallFailureOf,
 } from '@recourse/langchain';
 import { type ProviderRequest, text, toolCall } from '@recourse/testing';
 import { createAgent, tool } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { githubPolicies, githubTools } from '../test-support/github.js';
 import { systemTextOf, toolOutputs, useScriptedProvider } from '../test-support/harness.js';
 import { callService, scriptedEndpoint } from '../test-support/service.js';
 
@@ -113,6 +113,9 @@ describe('failures through createAgent', () => {
     expect(systemTextOf(provider, 2)).not.toContain('[recourse]');
     const failedMessage = result.messages.find((m) => recoveryContractOf(m) !== undefined);
     expect(recoveryContractOf(failedMessage)).toMatchObject({ recommended_recovery: 'REPAIR' });
+    // The original error stays with the application, in the artifact the model never sees.
+    const cause = toolCallFailureOf((failedMessage as { artifact?: unknown }).artifact)?.cause;
+    expect(cause).toMatchObject({ response: { status: 422 } });
     expect(recovery.outcome().status).toBe('COMPLETED');
   });
 
@@ -201,38 +204,6 @@ describe('failures through createAgent', () => {
 });
 
 describe('a 403 through createAgent', () => {
-  const githubTools = (executed: string[]) => [
-    tool(
-      async ({ repo, path }) => {
-        executed.push(`github_api ${repo}`);
-        return callService('GET', `https://api.github.test/repos/${repo}/contents/${path}`);
-      },
-      {
-        name: 'github_api',
-        description: 'Read a file from a GitHub repository',
-        schema: z.object({ repo: z.string(), path: z.string() }),
-      },
-    ),
-    tool(
-      async ({ command }) => {
-        executed.push(`shell ${command}`);
-        return 'ok';
-      },
-      {
-        name: 'shell',
-        description: 'Run a shell command',
-        schema: z.object({ command: z.string() }),
-      },
-    ),
-  ];
-  const policies = {
-    github_api: {
-      sideEffects: false,
-      resource: (i: { repo: string }) => urlResource(`https://github.com/${i.repo}`),
-    },
-    shell: { sideEffects: true, resource: (i: { command: string }) => shellResources(i.command) },
-  };
-
   it('stops the run BLOCKED, and a later shell bypass on the same thread never runs', async () => {
     use(scriptedEndpoint('get', 'https://api.github.test/repos/*', [403]).handler);
     provider.reset([
@@ -241,7 +212,7 @@ describe('a 403 through createAgent', () => {
       text('never asked'),
     ]);
     const executed: string[] = [];
-    const recovery = createRecovery({ runId: 'run-403', policies });
+    const recovery = createRecovery({ runId: 'run-403', policies: githubPolicies });
     const agent = createAgent({
       model: model(),
       tools: githubTools(executed),
@@ -275,7 +246,7 @@ describe('a 403 through createAgent', () => {
       text('never asked'),
     ]);
     const executed: string[] = [];
-    const recovery = createRecovery({ runId: 'run-403-turn', policies });
+    const recovery = createRecovery({ runId: 'run-403-turn', policies: githubPolicies });
     const agent = createAgent({
       model: model(),
       tools: githubTools(executed),
@@ -306,7 +277,11 @@ describe('a 403 through createAgent', () => {
       text('access denied; an operator is needed'),
     ]);
     const executed: string[] = [];
-    const recovery = createRecovery({ runId: 'run-403-continue', policies, onDenial: 'continue' });
+    const recovery = createRecovery({
+      runId: 'run-403-continue',
+      policies: githubPolicies,
+      onDenial: 'continue',
+    });
     const agent = createAgent({
       model: model(),
       tools: githubTools(executed),

@@ -1,5 +1,11 @@
-import { policyFromAnnotations, type RecoveryRuntime } from '@recourse/core/adapter';
+import {
+  policyFromAnnotations,
+  type RecoveryRuntime,
+  trackWrappedTools,
+  usableTools,
+} from '@recourse/core/adapter';
 import { createMiddleware } from 'langchain';
+import { answerInvalidToolCalls } from './invalid-tool-calls.js';
 import type { RunBinding } from './run-binding.js';
 import { runToolCall } from './run-tool-call.js';
 
@@ -16,11 +22,10 @@ function withGuidance(systemPrompt: string | undefined, guidance: string): strin
  * The agent middleware: every tool call through the run (`wrapToolCall`); before each
  * model call, the loop ends once the run is stopped (`beforeModel` jumps to the end), and
  * otherwise the model gets the run's guidance in its system prompt for that one call and
- * loses the tools that can no longer run (`wrapModelCall`).
+ * loses the tools that can no longer run (`wrapModelCall`); after it, calls whose
+ * arguments did not parse are failures of the run (`afterModel`).
  */
 export function createRecoveryMiddleware(binding: RunBinding, options: { warn: boolean }) {
-  const unusable = (runtime: RecoveryRuntime, tools: readonly unknown[]) =>
-    new Set(runtime.unusableTools(tools.map(toolName).filter((n) => n !== undefined)));
   // The agent's tools, seen at the first model call: what MCP annotations say of each (below
   // the user's own policy), and the policies that name no tool of the agent.
   let registered = false;
@@ -35,13 +40,7 @@ export function createRecoveryMiddleware(binding: RunBinding, options: { warn: b
       const hints = policyFromAnnotations(tool);
       if (hints) runtime.declareTool(name, hints);
     }
-    for (const unused of runtime.registerTools(names)) {
-      if (!options.warn) continue;
-      const meant = unused.suggestion ? ` (did you mean "${unused.suggestion}"?)` : '';
-      console.warn(
-        `recourse: policies.${unused.tool} names no tool of the agent${meant}; that policy applies to nothing. createRecovery({ warn: false }) silences this.`,
-      );
-    }
+    trackWrappedTools(runtime, { warn: options.warn }).add(names);
   };
 
   return createMiddleware({
@@ -54,16 +53,21 @@ export function createRecoveryMiddleware(binding: RunBinding, options: { warn: b
     wrapModelCall: (request, handler) => {
       const runtime = binding.resolve(request.runtime);
       register(runtime, request.tools);
-      const closed = unusable(runtime, request.tools);
+      const tools = usableTools(runtime, request.tools, (tool) => toolName(tool) ?? '');
       const guidance = runtime.takeGuidance();
-      if (closed.size === 0 && guidance === undefined) return handler(request);
+      if (tools.length === request.tools.length && guidance === undefined) return handler(request);
       return handler({
         ...request,
-        tools: request.tools.filter((tool) => !closed.has(toolName(tool) ?? '')),
+        tools,
         ...(guidance === undefined
           ? {}
           : { systemPrompt: withGuidance(request.systemPrompt, guidance) }),
       });
+    },
+    afterModel: {
+      canJumpTo: ['model', 'end'],
+      hook: (state, invocation) =>
+        answerInvalidToolCalls(binding.resolve(invocation), state.messages),
     },
     wrapToolCall: (request, handler) =>
       runToolCall(binding.resolve(request.runtime), request, handler),

@@ -1,9 +1,10 @@
 import {
-  createRecoveryRuntime,
+  createAdapterRuntime,
   InvalidOptionsError,
   type RecoveryOptions,
   type RecoveryRuntime,
-} from '@recourse/core';
+} from '@recourse/core/adapter';
+import { langchainRecognisers } from './langchain-errors.js';
 
 /** What LangChain hands every hook about the invocation (langchain 1.x `Runtime`). */
 export interface InvocationLike {
@@ -19,19 +20,15 @@ export interface InvocationLike {
 export function createRunBinding(
   options: Omit<RecoveryOptions, 'runId'> & { runId?: string | undefined },
 ) {
+  const start = (runId: string) =>
+    createAdapterRuntime({ ...options, runId }, { recognisers: langchainRecognisers });
   let runtime: RecoveryRuntime | undefined =
-    options.runId === undefined ? undefined : createRecoveryRuntime(options as RecoveryOptions);
-  const created: ((runtime: RecoveryRuntime) => void)[] = [];
+    options.runId === undefined ? undefined : start(options.runId);
 
   return {
     /** The run, once it exists. */
     get current(): RecoveryRuntime | undefined {
       return runtime;
-    },
-    /** Called with the run when it starts (at once when it already has). */
-    onCreated(listener: (runtime: RecoveryRuntime) => void): void {
-      if (runtime) listener(runtime);
-      else created.push(listener);
     },
     /** The run of this invocation: started from its thread when no `runId` was given. */
     resolve(invocation: InvocationLike | undefined): RecoveryRuntime {
@@ -51,8 +48,7 @@ export function createRunBinding(
           'required when the agent is invoked without a thread (configurable.thread_id): the keys of a run must not change between attempts',
         );
       }
-      runtime = createRecoveryRuntime({ ...options, runId: threadId });
-      for (const listener of created.splice(0)) listener(runtime);
+      runtime = start(threadId);
       return runtime;
     },
   };

@@ -1,7 +1,7 @@
-import { modelValue, type RecoveryRuntime } from '@recourse/core';
+import { answerText, type RecoveryRuntime } from '@recourse/core/adapter';
 import { ToolMessage } from 'langchain';
 import { isGraphBubbleUp, ToolMessageError } from './langchain-errors.js';
-import { failureMessage, resultMessage } from './tool-messages.js';
+import { answerMessage } from './tool-messages.js';
 
 /** The part of LangChain's `wrapToolCall` request this reads (langchain 1.x). */
 export interface ToolCallRequestLike {
@@ -48,11 +48,10 @@ export async function runToolCall<Request extends ToolCallRequestLike, Output>(
       return value;
     },
   });
-  if (!result.ok) return failureMessage(result.contract, call);
-  if (!result.deduplicated && !result.degraded && answered && answered.value === result.value) {
-    return answered.output;
+  if (result.ok && answered && !result.deduplicated && !result.degraded) {
+    if (answered.value === result.value) return answered.output;
   }
-  return resultMessage(modelValue(result), call);
+  return answerMessage(await answerText(runtime, { ...call, input: toolCall.args }, result), call);
 }
 
 /**

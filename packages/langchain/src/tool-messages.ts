@@ -1,4 +1,4 @@
-import type { RecoveryContract } from '@recourse/core';
+import { type AnswerText, type RecoveryContract, toFailureResult } from '@recourse/core/adapter';
 import { ToolMessage } from 'langchain';
 
 interface CallIdentity {
@@ -6,27 +6,19 @@ interface CallIdentity {
   toolCallId: string;
 }
 
-/** The failed call as the model reads it: the recovery contract as JSON, status "error". */
-export function failureMessage(contract: RecoveryContract, call: CallIdentity): ToolMessage {
-  return new ToolMessage({
-    content: JSON.stringify(contract),
-    tool_call_id: call.toolCallId,
-    name: call.toolName,
-    status: 'error',
-  });
-}
-
 /**
- * A result the tool did not produce in this call (answered from the ledger, a reconcile
- * read, a fallback): LangChain's own rule for a tool's output, text as it is and anything
- * else as JSON.
+ * A call's answer as LangChain carries it: the text the model reads (a value as JSON, a
+ * failure as the recovery contract, status "error"). A failure's `artifact`, which the
+ * model never sees, holds the contract and the original error for the application
+ * (`toolCallFailureOf(message.artifact)`).
  */
-export function resultMessage(value: unknown, call: CallIdentity): ToolMessage {
+export function answerMessage({ text, result }: AnswerText, call: CallIdentity): ToolMessage {
   return new ToolMessage({
-    content: typeof value === 'string' ? value : (JSON.stringify(value) ?? ''),
+    content: text,
     tool_call_id: call.toolCallId,
     name: call.toolName,
-    status: 'success',
+    status: result.ok ? 'success' : 'error',
+    ...(result.ok ? {} : { artifact: toFailureResult(result.contract, result.error) }),
   });
 }
 
