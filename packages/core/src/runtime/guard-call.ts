@@ -2,7 +2,7 @@ import type { Classification } from '../types.js';
 import type { AccessControl } from './access/access-control.js';
 import type { Call, CallEnding } from './call/call.js';
 import { decideForCall } from './call/call.js';
-import { ledgerFault } from './call/execute-call.js';
+import { ledgerFault } from './call/ledger-answers.js';
 import type { LearnedFacts } from './run/run-memory.js';
 
 /**
@@ -43,8 +43,5 @@ function quarantined(call: Call, facts: LearnedFacts): CallEnding | undefined {
   const decision = decideForCall(call, classification, {
     repairAttempts: Number.POSITIVE_INFINITY,
   });
-  return {
-    ...call.failed(classification, decision),
-    refusal: { resource: '(quarantined)', block: false, counted: true },
-  };
+  return call.refusedAsCounted(classification, decision, '(quarantined)');
 }

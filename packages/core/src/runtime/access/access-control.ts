@@ -135,10 +135,12 @@ function refusal(
   };
   return {
     ok: false,
+    kind: 'refused',
     classification,
     decision,
-    inDoubt: false,
-    refusal: { resource, block: details.block === true },
+    resource,
+    block: details.block === true,
+    counted: false,
     ...(details.stop ? { stop: details.stop } : {}),
   };
 }
