@@ -3,6 +3,7 @@ import type { AccessControl } from './access/access-control.js';
 import type { Call, CallEnding } from './call/call.js';
 import { decideForCall } from './call/call.js';
 import { ledgerFault } from './call/ledger-answers.js';
+import { refusedEnding } from './call/tool-call.js';
 import type { LearnedFacts } from './run/run-memory.js';
 
 /**
@@ -43,5 +44,8 @@ function quarantined(call: Call, facts: LearnedFacts): CallEnding | undefined {
   const decision = decideForCall(call, classification, {
     repairAttempts: Number.POSITIVE_INFINITY,
   });
-  return call.refusedAsCounted(classification, decision, '(quarantined)');
+  return refusedEnding(classification, decision, '(quarantined)', {
+    counted: true,
+    key: call.endingKey,
+  });
 }

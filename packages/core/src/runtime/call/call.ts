@@ -15,12 +15,7 @@ import { keyFor, type RunParts } from '../run-parts.js';
 import type { CallSpan } from '../telemetry.js';
 import type { HeldLease } from './lease-renewer.js';
 import { serialiseResult } from './serialise-result.js';
-import type {
-  DecidedEnding,
-  OwnedElsewhereEnding,
-  RefusedEnding,
-  ToolCallRequest,
-} from './tool-call.js';
+import type { DecidedEnding, OwnedElsewhereEnding, ToolCallRequest } from './tool-call.js';
 
 type CallEvent = Extract<RecoveryEvent, { toolCallId: string }>;
 type CallEventType = CallEvent['type'];
@@ -217,26 +212,14 @@ export class Call {
     };
   }
 
-  /** Refused before it ran, counted as a failure the model was told (a quarantined operation). */
-  refusedAsCounted(
-    classification: Classification,
-    decision: Decision,
-    resource: string,
-  ): RefusedEnding {
-    return {
-      ok: false,
-      kind: 'refused',
-      classification,
-      decision,
-      resource,
-      block: false,
-      counted: true,
-      ...this.#keyFact(),
-    };
+  /** The key an ending tells (a write's, when it could be had), or undefined. */
+  get endingKey(): string | undefined {
+    return this.tool.claims ? this.knownKey || undefined : undefined;
   }
 
   #keyFact(): { key?: string } {
-    return this.tool.claims && this.knownKey ? { key: this.knownKey } : {};
+    const key = this.endingKey;
+    return key === undefined ? {} : { key };
   }
 
   /**

@@ -116,3 +116,28 @@ export interface RefusedEnding extends FailureFacts {
 export type CallFailureEnding = DecidedEnding | OwnedElsewhereEnding | RefusedEnding;
 
 export type CallEnding = CallSuccessEnding | CallFailureEnding;
+
+/** A call refused before it ran (see `RefusedEnding`). */
+export function refusedEnding(
+  classification: Classification,
+  decision: Decision,
+  resource: string,
+  how: {
+    block?: boolean;
+    counted?: boolean;
+    stop?: StopRequest | undefined;
+    key?: string | undefined;
+  },
+): RefusedEnding {
+  return {
+    ok: false,
+    kind: 'refused',
+    classification,
+    decision,
+    resource,
+    block: how.block === true,
+    counted: how.counted === true,
+    ...(how.stop ? { stop: how.stop } : {}),
+    ...(how.key === undefined ? {} : { key: how.key }),
+  };
+}
