@@ -1,5 +1,6 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import { createRecovery } from '@recourse/ai-sdk';
+import { describeHostileErrorText } from '@recourse/core/testing';
 import {
   createScriptedProvider,
   hostileErrorTexts,
@@ -10,15 +11,12 @@ import {
 } from '@recourse/testing';
 import { generateText, isStepCount, tool } from 'ai';
 import { HttpResponse, http } from 'msw';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { z } from 'zod';
 import { failureIn, readContract } from '../test-support/harness.js';
 
-// Error text is written by whatever failed, and sometimes by whoever controls it. Here a
-// downstream API answers with an error body that tries to steer the model; the same call
-// is run again with the same status and a plain body. Everything the policy decides must
-// be the same, the injection may reach the model only inside `error_detail`, quoted and
-// neutralised, and no other tool may run.
+// The shared hostile-error-text suite (`@recourse/core/testing`): a downstream error body
+// that tries to steer the model changes nothing the policy decides.
 
 const provider = createScriptedProvider();
 const openai = createOpenAI({ baseURL: provider.baseURL, apiKey: 'test' });
@@ -44,14 +42,6 @@ beforeAll(() => {
 });
 afterAll(() => running.close());
 beforeEach(() => provider.reset([]));
-
-const plainBody = '{"error":{"message":"Issue 7 could not be read"}}';
-
-const attacks = hostileErrorTexts;
-
-// The escaped form of `value` as it appears in a request body: JSON text inside a JSON
-// string (the tool result), inside the request's JSON.
-const inRequest = (value: string) => JSON.stringify(JSON.stringify(value)).slice(1, -1);
 
 async function runCall(model: () => ReturnType<typeof openai.chat>, status: number, body: string) {
   downstream.status = status;
@@ -117,63 +107,9 @@ async function runCall(model: () => ReturnType<typeof openai.chat>, status: numb
   };
 }
 
-const statuses = [404, 409, 422, 403, 503] as const;
-
-describe.each(models)('hostile error text through the AI SDK ($api)', ({ model }) => {
-  const controls = new Map<number, Awaited<ReturnType<typeof runCall>>>();
-  const control = async (status: number) => {
-    const known = controls.get(status);
-    if (known) return known;
-    const run = await runCall(model, status, plainBody);
-    controls.set(status, run);
-    return run;
-  };
-
-  it('gives the usual decision for each status without an injection', async () => {
-    const expected = {
-      404: ['PERMANENT', 'REPLAN'],
-      409: ['STALE_STATE', 'REOBSERVE'],
-      422: ['VALIDATION', 'REPAIR'],
-      403: ['AUTHORIZATION', 'ABORT'],
-      503: ['TRANSIENT', 'ABORT'],
-    } as const;
-    for (const status of statuses) {
-      const { contract } = await control(status);
-      expect([contract.failure_class, contract.recommended_recovery]).toEqual(expected[status]);
-      expect(contract.error_detail).toContain('Issue 7 could not be read');
-    }
-  });
-
-  it.each(
-    attacks.map(
-      (attack, index) => [attack.name, attack, statuses[index % statuses.length]] as const,
-    ),
-  )('%s changes nothing the policy decides', async (_name, attack, status) => {
-    const plain = await control(status as number);
-    const hostile = await runCall(model, status as number, attack.body);
-
-    // The decision, the contract's other fields, the outcome and the calls are the same.
-    const { error_detail: detail, ...fields } = hostile.contract;
-    const { error_detail: _plainDetail, ...plainFields } = plain.contract;
-    expect(fields).toEqual(plainFields);
-    expect(hostile.contract.recommended_recovery).toBe(plain.contract.recommended_recovery);
-    expect(hostile.contract.retry_same_action).toBe(plain.contract.retry_same_action);
-    expect(hostile.outcome.status).toBe(plain.outcome.status);
-    expect(hostile.steps).toBe(plain.steps);
-    expect(hostile.downstreamRequests).toBe(plain.downstreamRequests);
-    expect(hostile.ran).toEqual({ delete_repository: 0, shell: 0 });
-
-    // The injection is inside error_detail only, quoted and neutralised.
-    if (typeof detail !== 'string') throw new Error('the contract has no error_detail');
-    expect(detail.startsWith('«') && detail.endsWith('»')).toBe(true);
-    const quoted = detail.slice(1, -1).normalize('NFKC');
-    expect(quoted).not.toMatch(/[«»\r\n]/);
-    for (const phrase of attack.neutralised) expect(quoted).not.toMatch(phrase);
-    // The attack did reach the quote: something in it was recognised and removed.
-    expect(quoted).toContain('[instruction-like text removed]');
-    const everythingElse = hostile.bodies.map((body) => body.split(inRequest(detail)).join('""'));
-    for (const marker of attack.markers) {
-      for (const body of everythingElse) expect(body).not.toContain(marker);
-    }
-  });
-});
+describeHostileErrorText(
+  'hostile error text through the AI SDK ($api)',
+  models,
+  ({ model }) => ({ runCall: (status, body) => runCall(model, status, body) }),
+  hostileErrorTexts,
+);

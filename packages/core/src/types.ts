@@ -65,9 +65,17 @@ export function policyFactOf(code: string | undefined): PolicyFact | undefined {
 export interface DecisionState {
   tool: string;
   failureClass: FailureClass;
-  /** This attempt may have changed the outside world: the operation is in doubt. */
-  sideEffects: boolean;
-  /** A key a replay can safely run behind (the downstream honours it). */
+  /** An attempt may have changed the outside world: the operation is in doubt. */
+  inDoubt?: boolean | undefined;
+  /**
+   * The CONTRACT's name for `inDoubt` (the same fact; `inDoubt` wins when both are given).
+   * Not the tool's declared `sideEffects` policy: a declared write that provably changed
+   * nothing is not in doubt.
+   */
+  sideEffects?: boolean | undefined;
+  /** The idempotency key a replay can safely run behind (the downstream honours it). */
+  checkpointKey?: string | undefined;
+  /** The CONTRACT's name for `checkpointKey` (the same key; `checkpointKey` wins). */
   checkpoint?: string | undefined;
   /** A reconcile function exists for this tool. */
   reconcilable?: boolean | undefined;

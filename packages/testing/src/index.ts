@@ -1,3 +1,4 @@
+export { callService } from './call-service.js';
 export { type HostileErrorText, hostileErrorTexts } from './hostile-error-texts.js';
 export { hostileThrownValues, revokedProxy } from './hostile-thrown-values.js';
 export type { HttpErrorOptions, StreamErrorOptions } from './http-error.js';

@@ -4,7 +4,14 @@
 // `@recourse/core/testing` (`describeAdapterContract`).
 
 export type { RecognisedFailure, Recogniser } from '../classify/index.js';
-export { contractText, type RecoveryContract } from '../contract/recovery-contract.js';
+export {
+  contractText,
+  type FailureDetails,
+  isToolCallFailure,
+  type RecoveryContract,
+  toFailureResult,
+  toolCallFailureOf,
+} from '../contract/recovery-contract.js';
 export { hasMarker, InvalidOptionsError, RecourseError } from '../errors.js';
 export type { ApprovalAnswer, ApprovalCall, ApprovalRequest } from '../runtime/access/approvals.js';
 export type { BlockCheck } from '../runtime/access/block-check.js';
@@ -40,11 +47,5 @@ export {
   type WrappedToolNames,
   type WrappedToolNamesOptions,
 } from './adapter-runtime.js';
-export {
-  type FailureDetails,
-  isToolCallFailure,
-  toFailureResult,
-  toolCallFailureOf,
-} from './failure-result.js';
 export { jsonError, modelText } from './json-checks.js';
 export { isMcpErrorResult, McpToolError, mcpErrorText, policyFromAnnotations } from './mcp.js';

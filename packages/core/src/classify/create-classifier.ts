@@ -4,7 +4,12 @@ import { type BuiltinRecogniser, builtinRecognisers } from './builtin-recogniser
 import { distinctMessages } from './compose-message.js';
 import { type FailureEvidence, readFailureEvidence } from './failure-evidence.js';
 import type { FailureFacts } from './failure-facts.js';
-import type { ClassifyHints, RecognisedFailure, Recogniser } from './recogniser.js';
+import {
+  type ClassifyHints,
+  mayWriteOf,
+  type RecognisedFailure,
+  type Recogniser,
+} from './recogniser.js';
 import { toSafeMessage } from './redact.js';
 import { parseRetryAfterMs } from './retry-after.js';
 import { readRetryHintMs } from './retry-hints.js';
@@ -100,7 +105,7 @@ export function createClassifier(options: ClassifierOptions = {}): Classifier {
       const verdict = askBuiltin(recogniser, evidence);
       if (!verdict) continue;
       const failureClass =
-        verdict.ambiguous && hints?.sideEffects ? 'UNKNOWN_OUTCOME' : verdict.failureClass;
+        verdict.ambiguous && mayWriteOf(hints) ? 'UNKNOWN_OUTCOME' : verdict.failureClass;
       return {
         ...base,
         ...retryAfterMs(failureClass),
@@ -111,7 +116,7 @@ export function createClassifier(options: ClassifierOptions = {}): Classifier {
     }
     return {
       ...base,
-      failureClass: hints?.sideEffects ? 'UNKNOWN_OUTCOME' : 'PERMANENT',
+      failureClass: mayWriteOf(hints) ? 'UNKNOWN_OUTCOME' : 'PERMANENT',
       code: 'UNKNOWN',
       source: 'builtin:unknown',
     };
@@ -123,7 +128,7 @@ export function createClassifier(options: ClassifierOptions = {}): Classifier {
     } catch {
       // Last line of defence: the readers are guarded, but "never throws" is the contract.
       return {
-        failureClass: hints?.sideEffects ? 'UNKNOWN_OUTCOME' : 'PERMANENT',
+        failureClass: mayWriteOf(hints) ? 'UNKNOWN_OUTCOME' : 'PERMANENT',
         code: 'UNKNOWN',
         message: 'Unclassifiable error',
         source: 'builtin:unknown',

@@ -16,6 +16,16 @@ export interface Recogniser {
 
 /** Extra context about the failed call. */
 export interface ClassifyHints {
-  /** The call may have changed the outside world before it failed. */
+  /**
+   * The call may have written before it failed (a write, or a tool that declared nothing):
+   * an ambiguous failure is then UNKNOWN_OUTCOME, not PERMANENT.
+   */
+  mayWrite?: boolean | undefined;
+  /** The CONTRACT's name for `mayWrite` (`classifyFailure(error, { sideEffects })`): the same hint. */
   sideEffects?: boolean | undefined;
+}
+
+/** The may-write hint, under either of its names. */
+export function mayWriteOf(hints: ClassifyHints | undefined): boolean {
+  return hints?.mayWrite ?? hints?.sideEffects === true;
 }

@@ -1,4 +1,5 @@
 import { quoteAsData } from '../classify/quote-as-data.js';
+import { hasMarker } from '../errors.js';
 import type { Classification, Decision, FailureClass, RecoveryAction } from '../types.js';
 
 /**
@@ -157,4 +158,38 @@ function dropUndefined<T extends object>(value: T): T {
 function safeField(field: string | undefined): string | undefined {
   if (field === undefined || field.length > 128) return undefined;
   return /^[\w$][\w$.[\]-]*$/.test(field) ? field : undefined;
+}
+
+// A failed call's contract carried as the tool's result (the adapters' default
+// `failureMode`), with the original error kept where only the application finds it.
+
+const failure = Symbol.for('recourse.toolCallFailure');
+
+export interface FailureDetails {
+  contract: RecoveryContract;
+  cause: unknown;
+}
+
+/**
+ * A failed call returned as the tool's result: the model receives the recovery contract
+ * as plain JSON (a thrown error reaches it wrapped as `{"error": "<escaped text>"}`), and
+ * the application still finds the original error on the result, which the SDK keeps in
+ * `step.content`, through `toolCallFailureOf` (a non-enumerable symbol: never serialised).
+ */
+export function toFailureResult(contract: RecoveryContract, cause: unknown): RecoveryContract {
+  const result = { ...contract };
+  Object.defineProperty(result, failure, { value: { contract, cause } satisfies FailureDetails });
+  return result;
+}
+
+/** True when a tool result is a recourse failure contract (the default `failureMode`). */
+export function isToolCallFailure(value: unknown): value is RecoveryContract {
+  return hasMarker(value, failure);
+}
+
+/** The contract and the original error behind a failed call's result, if it is one. */
+export function toolCallFailureOf(value: unknown): FailureDetails | undefined {
+  return isToolCallFailure(value)
+    ? ((value as unknown as Record<symbol, FailureDetails>)[failure] ?? undefined)
+    : undefined;
 }

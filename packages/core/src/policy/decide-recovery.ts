@@ -38,7 +38,8 @@ export interface DecideOptions extends RecoveryBudgets {
  * 3. another worker owns the write, or holds its result → REOBSERVE (send nothing)
  * 4. the key belongs to another payload → REPLAN
  * 5. a reconcile read failed → ABORT (the write stays in doubt)
- * 6. in doubt → RECONCILE, else REPLAY behind the key, else ABORT (reconcile by hand)
+ * 6. in doubt (`inDoubt`, the CONTRACT's `sideEffects`) → RECONCILE, else REPLAY behind
+ *    the key (`checkpointKey`, the CONTRACT's `checkpoint`), else ABORT (reconcile by hand)
  * 7. proven not to have happened, or TRANSIENT → RETRY within the attempts, the time
  *    budget, the dependency's budget (or wait for its probe) and the server's
  *    Retry-After — with a run deadline, within the run's time left instead of the
@@ -53,6 +54,7 @@ export function decideRecovery(state: DecisionState, options: DecideOptions = {}
   const repairBudget = options.repairBudget ?? defaultRepairBudget;
   const { failureClass } = state;
   const fact = policyFactOf(state.code);
+  const inDoubt = state.inDoubt ?? state.sideEffects === true;
 
   if (failureClass !== 'TRANSIENT' && state.repairAttempts >= repairBudget) {
     return options.onPoison === 'replan'
@@ -84,7 +86,7 @@ export function decideRecovery(state: DecisionState, options: DecideOptions = {}
   if (state.reconciled === 'failed') {
     return abort('RECONCILE_FAILED', 'the reconcile read failed, so the write stays in doubt');
   }
-  if (state.sideEffects) {
+  if (inDoubt) {
     if (state.reconcilable) {
       return next(
         'RECONCILE',
@@ -92,7 +94,7 @@ export function decideRecovery(state: DecisionState, options: DecideOptions = {}
         'write outcome unknown: read the downstream state before anything is re-sent',
       );
     }
-    if (state.checkpoint) return decideResend(state, options, maxAttempts, 'REPLAY');
+    if (checkpointKeyOf(state)) return decideResend(state, options, maxAttempts, 'REPLAY');
     return abort('RECONCILE_BY_HAND', 'side effects with no checkpoint: reconcile by hand');
   }
   if (failureClass === 'TRANSIENT' || state.reconciled === 'not_happened') {
@@ -116,6 +118,11 @@ export function decideRecovery(state: DecisionState, options: DecideOptions = {}
   }
   if (state.hasFallback) return fallback('the action cannot succeed as asked');
   return next('REPLAN', 'REPLAN', 'the action cannot succeed as asked: the plan needs to change');
+}
+
+/** The key a replay runs behind, under either of its names. */
+function checkpointKeyOf(state: DecisionState): string | undefined {
+  return state.checkpointKey ?? state.checkpoint;
 }
 
 const ownedElsewhere: Record<
@@ -180,7 +187,7 @@ function decideResend(
   }
   const retry = withDelay(
     replay
-      ? next('REPLAY', 'REPLAY', `re-run behind idempotency key ${state.checkpoint}`)
+      ? next('REPLAY', 'REPLAY', `re-run behind idempotency key ${checkpointKeyOf(state)}`)
       : next('RETRY', 'RETRY', retryReason(state)),
     state,
     options,

@@ -2,7 +2,8 @@ import type { Classification } from '../types.js';
 import type { AccessControl } from './access/access-control.js';
 import type { Call, CallEnding } from './call/call.js';
 import { decideForCall } from './call/call.js';
-import { ledgerFault } from './call/execute-call.js';
+import { ledgerFault } from './call/ledger-answers.js';
+import { refusedEnding } from './call/tool-call.js';
 import type { LearnedFacts } from './run/run-memory.js';
 
 /**
@@ -43,8 +44,8 @@ function quarantined(call: Call, facts: LearnedFacts): CallEnding | undefined {
   const decision = decideForCall(call, classification, {
     repairAttempts: Number.POSITIVE_INFINITY,
   });
-  return {
-    ...call.failed(classification, decision),
-    refusal: { resource: '(quarantined)', block: false, counted: true },
-  };
+  return refusedEnding(classification, decision, '(quarantined)', {
+    counted: true,
+    key: call.endingKey,
+  });
 }

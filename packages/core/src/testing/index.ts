@@ -8,6 +8,18 @@ export {
 } from './adapter-contract.js';
 export { createFakeClock, type FakeClock } from './fake-clock.js';
 export {
+  describeHostileErrorText,
+  type HostileErrorAttack,
+  type HostileErrorTextDriver,
+  type HostileErrorTextRun,
+  plainErrorBody,
+} from './hostile-error-text-suite.js';
+export {
+  describeHostileValues,
+  type HostileValuesDriver,
+  type HostileValuesRun,
+} from './hostile-values-suite.js';
+export {
   contractLeaseMs,
   contractRetentionMs,
   contractStartTime,

@@ -2,6 +2,7 @@ import { everything } from '../../scope/canonical-resource.js';
 import type { ScopeGuard } from '../../scope/scope-guard.js';
 import type { Classification, Decision, DecisionCode } from '../../types.js';
 import type { CallFailureEnding, StopRequest } from '../call/call.js';
+import { refusedEnding } from '../call/tool-call.js';
 import type { ResolvedTool } from '../options/tool-table.js';
 import type { LearnedFacts, RunMemory } from '../run/run-memory.js';
 import type { Terminal } from '../run/run-state.js';
@@ -133,12 +134,5 @@ function refusal(
     code,
     message: resource.startsWith('(') ? 'the run has stopped' : `may not reach ${resource}`,
   };
-  return {
-    ok: false,
-    classification,
-    decision,
-    inDoubt: false,
-    refusal: { resource, block: details.block === true },
-    ...(details.stop ? { stop: details.stop } : {}),
-  };
+  return refusedEnding(classification, decision, resource, details);
 }

@@ -9,13 +9,13 @@ import type {
   RecoveryAction,
 } from '../../types.js';
 import type { ResolvedTool } from '../options/tool-table.js';
+import { timeFacts } from '../retry-loop.js';
 import type { RecoveryEvent } from '../run/events.js';
-import type { Terminal } from '../run/run-state.js';
 import { keyFor, type RunParts } from '../run-parts.js';
 import type { CallSpan } from '../telemetry.js';
 import type { HeldLease } from './lease-renewer.js';
 import { serialiseResult } from './serialise-result.js';
-import type { ToolCallRequest, ToolCallSuccess } from './tool-call.js';
+import type { DecidedEnding, OwnedElsewhereEnding, ToolCallRequest } from './tool-call.js';
 
 type CallEvent = Extract<RecoveryEvent, { toolCallId: string }>;
 type CallEventType = CallEvent['type'];
@@ -51,8 +51,6 @@ type CallState =
 export interface EndingDetails {
   error?: unknown;
   repairAttempts?: number | undefined;
-  status?: 'IN_FLIGHT' | undefined;
-  stop?: StopRequest | undefined;
 }
 
 /**
@@ -180,26 +178,48 @@ export class Call {
   }
 
   /**
-   * How the call ends without a value. A claim still held is settled on the way out of
-   * the call (in doubt → uncertain, else released), so no path forgets it.
+   * How the call ends without a value, decided on what it did (a claim still held is
+   * settled on the way out of the call: in doubt → uncertain, else released).
    */
   failed(
     classification: Classification,
     decision: Decision,
     details: EndingDetails = {},
-  ): CallFailureEnding {
+  ): DecidedEnding {
     return {
       ok: false,
+      kind: 'decided',
       classification,
       decision,
       inDoubt: this.inDoubt,
       ...(details.error === undefined ? {} : { error: details.error }),
       ...(this.attempts > 0 ? { attempts: this.attempts } : {}),
       ...(details.repairAttempts === undefined ? {} : { repairAttempts: details.repairAttempts }),
-      ...(this.tool.claims && this.knownKey ? { key: this.knownKey } : {}),
-      ...(details.status ? { status: details.status } : {}),
-      ...(details.stop ? { stop: details.stop } : {}),
+      ...this.#keyFact(),
     };
+  }
+
+  /** Another worker holds the write's key (in flight, or it took the lease over): send nothing. */
+  ownedElsewhere(classification: Classification, decision: Decision): OwnedElsewhereEnding {
+    return {
+      ok: false,
+      kind: 'owned-elsewhere',
+      classification,
+      decision,
+      inDoubt: this.inDoubt,
+      ...(this.attempts > 0 ? { attempts: this.attempts } : {}),
+      ...this.#keyFact(),
+    };
+  }
+
+  /** The key an ending tells (a write's, when it could be had), or undefined. */
+  get endingKey(): string | undefined {
+    return this.tool.claims ? this.knownKey || undefined : undefined;
+  }
+
+  #keyFact(): { key?: string } {
+    const key = this.endingKey;
+    return key === undefined ? {} : { key };
   }
 
   /**
@@ -247,38 +267,16 @@ export class Call {
   }
 }
 
-/** The run must stop because of this call (or of what it found out). */
-export type StopRequest = Terminal;
-
-/** How a call ended with a value: exactly what the adapter gets back. */
-export type CallSuccessEnding = ToolCallSuccess;
-
-/** How a call ended without a value: the facts the contract and the run state need. */
-export interface CallFailureEnding {
-  ok: false;
-  classification: Classification;
-  decision: Decision;
-  error?: unknown;
-  /** Executions of the tool in this call. */
-  attempts?: number | undefined;
-  /** Repairs spent on this failure's fingerprint before this one. */
-  repairAttempts?: number | undefined;
-  /** The write's idempotency key, told to the model and, in doubt, to the outcome. */
-  key?: string | undefined;
-  /** The write may have landed: it stays in doubt. */
-  inDoubt: boolean;
-  /**
-   * Refused before it ran: the closed resource; `block` records it as a block (a closed
-   * resource), `counted` as a failure the model was told (a quarantined operation).
-   */
-  refusal?: { resource: string; block: boolean; counted?: boolean | undefined } | undefined;
-  /** The contract's status when not the usual FAILED/BLOCKED. */
-  status?: 'IN_FLIGHT' | undefined;
-  /** The run stops because of this. */
-  stop?: StopRequest | undefined;
-}
-
-export type CallEnding = CallSuccessEnding | CallFailureEnding;
+// The endings live with the request and the result they become (tool-call.ts).
+export type {
+  CallEnding,
+  CallFailureEnding,
+  CallSuccessEnding,
+  DecidedEnding,
+  OwnedElsewhereEnding,
+  RefusedEnding,
+  StopRequest,
+} from './tool-call.js';
 
 /** Extra facts of the moment: what the budget, the repair count or a reconcile said. */
 export type MomentFacts = Partial<
@@ -305,8 +303,8 @@ export function decideForCall(
       tool: tool.name,
       failureClass: classification.failureClass,
       code: classification.code,
-      sideEffects: call.inDoubt,
-      checkpoint: tool.claims && tool.policy.idempotent ? call.key : undefined,
+      inDoubt: call.inDoubt,
+      checkpointKey: tool.claims && tool.policy.idempotent ? call.key : undefined,
       reconcilable: tool.claims && tool.policy.reconcile !== undefined,
       hasFallback: tool.policy.fallback !== undefined,
       attempts: facts.attempts ?? call.attempts,
@@ -316,8 +314,7 @@ export function decideForCall(
       reconciled: facts.reconciled,
       retryBudgetExhausted: facts.retryBudgetExhausted,
       retryBudgetWaitMs: facts.retryBudgetWaitMs,
-      elapsedMs: call.failedAt === undefined ? 0 : run.clock.now() - call.failedAt,
-      timeLeftMs: run.deadlineAt === undefined ? undefined : run.deadlineAt - run.clock.now(),
+      ...timeFacts(run.clock, call.failedAt, run.deadlineAt),
     },
     {
       maxAttempts: tool.maxAttempts,

@@ -1,13 +1,18 @@
-import type { ClaimResult, StoredResult } from '../../ledger/ledger.js';
-import { recordBudgetOutcome } from '../../policy/retry-budget.js';
-import type { Classification, Decision } from '../../types.js';
+import { AttemptTimeoutError } from '../../errors.js';
+import type { ClaimResult } from '../../ledger/ledger.js';
+import { type CallContext, runInCallContext } from '../call-context.js';
+import { countSuccess } from '../retry-loop.js';
 import type { Call, CallEnding } from './call.js';
-import { decideForCall } from './call.js';
 import { checkResult } from './check-result.js';
 import { engineLeaseMs } from './engine-run.js';
 import { handleFailure, resolveClaimedDoubt } from './handle-failure.js';
-import { runAttempt } from './run-attempt.js';
-import { parseStoredResult } from './serialise-result.js';
+import {
+  duplicate,
+  keyFailure,
+  ledgerFault,
+  ownedElsewhere,
+  releaseLate,
+} from './ledger-answers.js';
 
 const pollMs = 100;
 
@@ -84,7 +89,7 @@ async function settleSuccess(call: Call, value: unknown): Promise<CallEnding> {
 function succeeded(call: Call, value: unknown): CallEnding {
   const { run } = call;
   // A shared budget's answer is not worth waiting for on the success path.
-  void recordBudgetOutcome(run.budget, call.tool.dependency, 'success');
+  countSuccess(run.budget, call.tool.dependency);
   if (run.emitter.active) call.emit('call.succeeded', { attempt: call.attempts, degraded: false });
   return { ok: true, value, deduplicated: false, degraded: false };
 }
@@ -154,94 +159,10 @@ async function claimWrite(call: Call): Promise<CallEnding | undefined> {
           'UNKNOWN_OUTCOME',
           'IN_FLIGHT',
           `the same ${call.tool.name} operation is in flight elsewhere`,
-          'IN_FLIGHT',
+          'in-flight',
         );
       }
     }
-  }
-}
-
-/**
- * The ledger threw or did not answer (`ledgerTimeoutMs`) before anything was sent: a
- * transient fault of the store, asked again after a backoff within the call's attempts.
- * Resolves to undefined to ask again, or to how the call ends once it stays unreachable:
- * `LEDGER_UNAVAILABLE`, never executed (fail closed).
- */
-export async function ledgerFault(
-  call: Call,
-  error: unknown,
-  tries: number,
-): Promise<CallEnding | undefined> {
-  const { run } = call;
-  const classification: Classification = {
-    failureClass: 'TRANSIENT',
-    code: 'LEDGER_UNAVAILABLE',
-    message: run.classify(error).message,
-  };
-  const decision = decideForCall(call, classification, { attempts: tries });
-  if (decision.action !== 'RETRY') return call.failed(classification, decision, { error });
-  await run.clock.sleep(decision.delayMs ?? 0, call.request.signal);
-  return undefined;
-}
-
-/**
- * A claim the store granted after the runtime stopped waiting for it: nothing ran under
- * it, so it is given back at once rather than left to expire into a doubt.
- */
-function releaseLate(late: ClaimResult, call: Call): void {
-  if (late.status !== 'acquired') return;
-  const { ledger, deadline } = call.run;
-  void deadline.bound('release', ledger.release(call.key, late.token)).catch(() => {});
-}
-
-/** The operation completed before: its stored result, never a second execution. */
-function duplicate(call: Call, result: StoredResult): CallEnding {
-  if (result.unstorable === undefined) {
-    try {
-      const value = parseStoredResult(result);
-      call.emit('call.deduplicated', { source: 'ledger', input: call.request.input });
-      return { ok: true, value, deduplicated: true, degraded: false };
-    } catch {
-      // Unreadable text from the store: as good as not stored.
-    }
-  }
-  return ownedElsewhere(
-    call,
-    'UNKNOWN_OUTCOME',
-    'RESULT_NOT_STORED',
-    `the ${call.tool.name} operation completed, but its result was not stored (${result.unstorable ?? 'unreadable'})`,
-  );
-}
-
-function ownedElsewhere(
-  call: Call,
-  failureClass: Classification['failureClass'],
-  code: 'IDEMPOTENCY_CONFLICT' | 'IN_FLIGHT' | 'RESULT_NOT_STORED',
-  message: string,
-  status?: 'IN_FLIGHT',
-): CallEnding {
-  const classification: Classification = { failureClass, code, message };
-  return call.failed(classification, decideForCall(call, classification), { status });
-}
-
-/** A policy `key` function that throws: nothing is sent, and the model is told why. */
-function keyFailure(call: Call): CallEnding | undefined {
-  try {
-    void call.key;
-    return undefined;
-  } catch (error) {
-    const classification: Classification = {
-      failureClass: 'PERMANENT',
-      code: 'KEY_FUNCTION_FAILED',
-      message: call.run.classify(error).message,
-    };
-    const decision: Decision = {
-      action: 'ABORT',
-      code: 'KEY_FUNCTION_FAILED',
-      reason: "the tool's key function threw, so the write has no idempotency key: not sent",
-      terminal: true,
-    };
-    return { ok: false, classification, decision, error, inDoubt: false };
   }
 }
 
@@ -250,4 +171,97 @@ function isCallerAbort(error: unknown, signal: AbortSignal | undefined): boolean
     signal?.aborted === true &&
     (error === signal.reason || (error instanceof Error && error.name === 'AbortError'))
   );
+}
+
+// Stops a deadline timer that is no longer needed; a reason, so abort() builds no DOMException.
+const settled = new Error('attempt settled');
+
+/**
+ * Runs one attempt of the tool inside `callContext()`. With a `timeoutMs`, the tool gets a
+ * signal that also aborts at the deadline, and the attempt is no longer awaited once the
+ * deadline passed (a tool that ignores its signal cannot hang the run): it rejects with an
+ * `AttemptTimeoutError` instead.
+ */
+export function runAttempt(call: Call): unknown {
+  const context = attemptContext(call);
+  const { request } = call;
+  const timeoutMs = call.tool.timeoutMs;
+  if (timeoutMs === undefined) {
+    const execute = () => runInCallContext(context, request.execute, request.input, request.signal);
+    return call.span ? call.span.run(execute) : execute();
+  }
+  return withDeadline(call, context, timeoutMs);
+}
+
+async function withDeadline(call: Call, context: CallContext, timeoutMs: number): Promise<unknown> {
+  const { request } = call;
+  const deadline = new AbortController();
+  const timer = new AbortController();
+  const signal = request.signal
+    ? AbortSignal.any([request.signal, deadline.signal])
+    : deadline.signal;
+  const expired = call.run.clock.sleep(timeoutMs, timer.signal).then(
+    () => {
+      const error = new AttemptTimeoutError(call.tool.name, timeoutMs);
+      deadline.abort(error);
+      throw error;
+    },
+    () => undefined as never, // stopped: the attempt settled first
+  );
+  const execute = () => runInCallContext(context, request.execute, request.input, signal);
+  const attempt = Promise.resolve().then(() => (call.span ? call.span.run(execute) : execute()));
+  // Whatever the abandoned attempt does later must not become an unhandled rejection.
+  attempt.catch(() => {});
+  // The caller's abort ends the attempt at once too, even one that ignores its signal.
+  const cancelled = request.signal
+    ? new Promise<never>((_, reject) => {
+        const signal = request.signal!;
+        if (signal.aborted) reject(signal.reason);
+        else
+          signal.addEventListener('abort', () => reject(signal.reason), {
+            once: true,
+            signal: timer.signal,
+          });
+      })
+    : undefined;
+  cancelled?.catch(() => {});
+  try {
+    return await Promise.race(cancelled ? [attempt, expired, cancelled] : [attempt, expired]);
+  } finally {
+    timer.abort(settled);
+  }
+}
+
+/**
+ * The context of one attempt. `idempotencyKey` is a getter on the prototype, derived on
+ * first read (a read tool that never asks never hashes its input); read it rather than
+ * spreading the context.
+ */
+class AttemptContext implements CallContext {
+  readonly runId: string;
+  readonly toolName: string;
+  readonly toolCallId: string;
+  readonly attempt: number;
+  readonly #call: Call;
+
+  constructor(call: Call) {
+    this.#call = call;
+    this.runId = call.run.runId;
+    this.toolName = call.tool.name;
+    this.toolCallId = call.request.toolCallId;
+    this.attempt = call.attempts;
+  }
+
+  get idempotencyKey(): string {
+    return this.#call.key;
+  }
+
+  toJSON() {
+    const { runId, toolName, toolCallId, attempt, idempotencyKey } = this;
+    return { runId, toolName, toolCallId, attempt, idempotencyKey };
+  }
+}
+
+function attemptContext(call: Call): CallContext {
+  return new AttemptContext(call);
 }

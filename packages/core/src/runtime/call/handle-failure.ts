@@ -1,8 +1,7 @@
 import { AttemptTimeoutError } from '../../errors.js';
-import { failureFingerprint } from '../../policy/fingerprint.js';
-import { canRetryWithin, recordBudgetOutcome, retryInMsOf } from '../../policy/retry-budget.js';
 import type { Classification, Decision } from '../../types.js';
 import { resourcesOf } from '../access/access-control.js';
+import { countFailure, type RetryLoop, repairFacts, resendOrStop } from '../retry-loop.js';
 import { denialId } from '../run/run-memory.js';
 import type { Call, CallEnding } from './call.js';
 import { decideForCall, type MomentFacts } from './call.js';
@@ -21,28 +20,18 @@ export async function handleFailure(
   known?: Classification | undefined,
 ): Promise<CallEnding | undefined> {
   const { run, tool } = call;
-  const classification = known ?? run.classify(error, { sideEffects: tool.effects !== 'read' });
+  const classification = known ?? run.classify(error, { mayWrite: tool.effects !== 'read' });
   if (classification.failureClass === 'UNKNOWN_OUTCOME') call.mayHaveLanded();
   call.firstFailure ??= classification;
   call.failedAt ??= run.clock.now();
   call.emit('failure.classified', { attempt: call.attempts, classification, error });
-  // Only failures a retry could fix spend the dependency's budget (a 422 or a 403 says
-  // nothing about its health). The budget is asked when a retry is about to be sent.
-  if (classification.failureClass === 'TRANSIENT') {
-    await recordBudgetOutcome(
-      run.budget,
-      tool.dependency,
-      call.attempts > 1 ? 'retry-failure' : 'failure',
-    );
-  }
-  const fingerprint = failureFingerprint({
-    tool: tool.name,
-    input: call.payloadHash,
+  await countFailure(loopBudget(call), classification, call.attempts);
+  const { fingerprint, repairAttempts, repairsUnknown } = await repairFacts(
+    run.memory,
+    tool.name,
+    call.payloadHash,
     classification,
-  });
-  const stored = await run.memory.repairs(fingerprint);
-  const repairAttempts = stored ?? 0;
-  const repairsUnknown = stored === undefined;
+  );
   let reconciled: 'not_happened' | undefined;
   // Every decision of this failure goes through here: the policy, then the event saying so.
   const decide = (facts: MomentFacts = {}): Decision => {
@@ -69,22 +58,29 @@ export async function handleFailure(
     reconciled = 'not_happened';
     decision = decide();
   }
-  for (;;) {
-    if (decision.action !== 'RETRY' && decision.action !== 'REPLAY') break;
-    const lost = await backOff(call, decision);
-    if (lost) return lost;
-    // Sent only if the dependency's budget lets it through now (or this is its probe);
-    // refused, the policy says whether to wait for the next probe or to stop.
-    if (await canRetryWithin(run.budget, tool.dependency)) return undefined;
-    const retryBudgetWaitMs = await retryInMsOf(run.budget, tool.dependency);
-    decision = decide({ retryBudgetExhausted: true, retryBudgetWaitMs });
-  }
-  switch (decision.action) {
+  const loop: RetryLoop = {
+    ...loopBudget(call),
+    decide,
+    wait: (delayMs, made) => backOff(call, delayMs, made),
+  };
+  const answer = await resendOrStop(loop, decision);
+  if (answer.resend) return undefined;
+  if ('interrupted' in answer) return leaseLost(call);
+  switch (answer.decision.action) {
     case 'FALLBACK':
-      return useFallback(call, classification, decision);
+      return useFallback(call, classification, answer.decision);
     default:
-      return conclude(call, classification, decision, { error, fingerprint, repairAttempts });
+      return conclude(call, classification, answer.decision, {
+        error,
+        fingerprint,
+        repairAttempts,
+      });
   }
+}
+
+/** A tool call spends and asks its dependency's budget. */
+function loopBudget(call: Call): Pick<RetryLoop, 'budget' | 'dependency'> {
+  return { budget: call.run.budget, dependency: call.tool.dependency };
 }
 
 /**
@@ -104,22 +100,25 @@ async function waitUnderEngine(call: Call, delayMs: number): Promise<void> {
   await run.engine?.sleep(delayMs, call.request.signal);
 }
 
-/** Waits the decided delay before the next attempt; nothing more is sent once the lease is lost. */
-async function backOff(call: Call, decision: Decision): Promise<CallEnding | undefined> {
+/** Waits the decided delay before the next attempt; false once the lease is lost (nothing more is sent). */
+async function backOff(call: Call, delayMs: number, decision: Decision): Promise<boolean> {
   const { run } = call;
-  const delayMs = decision.delayMs ?? 0;
   call.recoveredBy = decision.action;
   call.emit('retry.scheduled', { attempt: call.attempts, delayMs });
   call.span?.retry(call.attempts, delayMs);
   if (run.engine) await waitUnderEngine(call, delayMs);
   else await run.clock.sleep(delayMs, call.request.signal);
-  if (!call.leaseLost) return undefined;
+  return !call.leaseLost;
+}
+
+/** Another worker took the claim over during the wait: its result will be the result. */
+function leaseLost(call: Call): CallEnding {
   const classification: Classification = {
     failureClass: 'UNKNOWN_OUTCOME',
     code: 'LEASE_LOST',
     message: `another worker took over the ${call.tool.name} write`,
   };
-  return call.failed(classification, decideForCall(call, classification), { status: 'IN_FLIGHT' });
+  return call.ownedElsewhere(classification, decideForCall(call, classification));
 }
 
 /** A decision that ends the call: what it learnt is recorded for the run (repairs, poison, denial). */

@@ -1,5 +1,6 @@
 import type { RecoveryContract } from '../../contract/recovery-contract.js';
 import type { Classification, Decision } from '../../types.js';
+import type { Terminal } from '../run/run-state.js';
 
 /** One tool call as an adapter hands it to the runtime. */
 export interface ToolCallRequest {
@@ -61,5 +62,82 @@ export function modelValue(result: ToolCallSuccess): unknown {
     confidence: 'LOW',
     missing_evidence: result.missingEvidence ? [result.missingEvidence] : [],
     result: result.value ?? null,
+  };
+}
+
+/** The run must stop because of this call (or of what it found out). */
+export type StopRequest = Terminal;
+
+/** How a call ended with a value: exactly what the adapter gets back. */
+export type CallSuccessEnding = ToolCallSuccess;
+
+/** What every call that ended without a value carries: the contract and the run state need it. */
+interface FailureFacts {
+  ok: false;
+  classification: Classification;
+  decision: Decision;
+  error?: unknown;
+  /** The write's idempotency key, told to the model and, in doubt, to the outcome. */
+  key?: string | undefined;
+  /** The run stops because of this. */
+  stop?: StopRequest | undefined;
+}
+
+/** The call ran (or tried to) and the policy decided how it ends. */
+export interface DecidedEnding extends FailureFacts {
+  kind: 'decided';
+  /** Executions of the tool in this call. */
+  attempts?: number | undefined;
+  /** Repairs spent on this failure's fingerprint before this one. */
+  repairAttempts?: number | undefined;
+  /** The write may have landed: it stays in doubt. */
+  inDoubt: boolean;
+}
+
+/** Another worker holds the write (in flight, or it took the lease over): the contract's `IN_FLIGHT`. */
+export interface OwnedElsewhereEnding extends FailureFacts {
+  kind: 'owned-elsewhere';
+  attempts?: number | undefined;
+  inDoubt: boolean;
+}
+
+/**
+ * Refused before it ran: the closed resource. `block` records it as a block (a closed
+ * resource), `counted` as a failure the model was told (a quarantined operation).
+ */
+export interface RefusedEnding extends FailureFacts {
+  kind: 'refused';
+  resource: string;
+  block: boolean;
+  counted: boolean;
+}
+
+/** How a call ended without a value: one of three endings, told apart by `kind`. */
+export type CallFailureEnding = DecidedEnding | OwnedElsewhereEnding | RefusedEnding;
+
+export type CallEnding = CallSuccessEnding | CallFailureEnding;
+
+/** A call refused before it ran (see `RefusedEnding`). */
+export function refusedEnding(
+  classification: Classification,
+  decision: Decision,
+  resource: string,
+  how: {
+    block?: boolean;
+    counted?: boolean;
+    stop?: StopRequest | undefined;
+    key?: string | undefined;
+  },
+): RefusedEnding {
+  return {
+    ok: false,
+    kind: 'refused',
+    classification,
+    decision,
+    resource,
+    block: how.block === true,
+    counted: how.counted === true,
+    ...(how.stop ? { stop: how.stop } : {}),
+    ...(how.key === undefined ? {} : { key: how.key }),
   };
 }

@@ -1,8 +1,8 @@
 import { payloadHash } from '../../keys/idempotency-key.js';
 import { decideRecovery } from '../../policy/decide-recovery.js';
-import { failureFingerprint } from '../../policy/fingerprint.js';
 import type { Classification } from '../../types.js';
-import type { CallFailureEnding } from '../call/call.js';
+import type { DecidedEnding } from '../call/call.js';
+import { recover, repairFacts } from '../retry-loop.js';
 import type { RunParts } from '../run-parts.js';
 
 /** A failure the SDK reported without calling execute (invalid input, an unknown tool). */
@@ -23,26 +23,38 @@ export async function decideSdkFailure(
   run: RunParts,
   request: SdkFailure,
   known?: Classification | undefined,
-): Promise<CallFailureEnding> {
+): Promise<DecidedEnding> {
   const classification = known ?? run.classify(request.error);
-  const fingerprint = failureFingerprint({
-    tool: request.toolName,
-    input: payloadHash(request.input),
+  const { fingerprint, repairAttempts, repairsUnknown } = await repairFacts(
+    run.memory,
+    request.toolName,
+    payloadHash(request.input),
     classification,
-  });
-  const stored = await run.memory.repairs(fingerprint);
-  const repairAttempts = stored ?? 0;
-  const decision = decideRecovery(
+  );
+  // The tools' loop, with the facts of a call that never ran: one attempt (nothing to send
+  // again) and no dependency's budget spent (the dependency was never reached).
+  const { decision } = await recover(
     {
-      tool: request.toolName,
-      failureClass: classification.failureClass,
-      code: classification.code,
-      sideEffects: false,
-      attempts: 1,
-      repairAttempts,
-      repairsUnknown: stored === undefined,
+      budget: undefined,
+      dependency: request.toolName,
+      decide: (facts) =>
+        decideRecovery(
+          {
+            tool: request.toolName,
+            failureClass: classification.failureClass,
+            code: classification.code,
+            inDoubt: false,
+            attempts: 1,
+            repairAttempts,
+            repairsUnknown,
+            ...facts,
+          },
+          { repairBudget: run.repairBudget, maxAttempts: 1, onPoison: run.onPoison },
+        ),
+      wait: async () => false,
     },
-    { repairBudget: run.repairBudget, maxAttempts: 1, onPoison: run.onPoison },
+    classification,
+    1,
   );
   if (run.emitter.active) {
     const base = {
@@ -71,6 +83,7 @@ export async function decideSdkFailure(
   if (!decision.terminal && decision.code !== 'POISON') await run.memory.addRepair(fingerprint);
   return {
     ok: false,
+    kind: 'decided',
     classification,
     decision,
     error: request.error,

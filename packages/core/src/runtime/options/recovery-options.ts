@@ -107,8 +107,9 @@ export interface RetryOptions extends BackoffOptions {
   /** Attempts of one call, the first included. Default 5. */
   maxAttempts?: number | undefined;
   /**
-   * How long one call may spend recovering from transient failures, counted from its
-   * first failure: no retry is made that would start later. Default 30 s.
+   * How long one call (a tool call or a model request) may spend recovering from
+   * transient failures, counted from its first failure: no retry is made that would
+   * start later. Default 30 s.
    */
   maxElapsedMs?: number | undefined;
   /** Deadline of one attempt of any tool, in ms; a policy's `timeoutMs` overrides it. */

@@ -56,7 +56,7 @@ export function createConcluder(parts: ConcludeParts): Concluder {
     if (ending.ok) return concludeSuccess(state, call, ending);
     if (ending.stop) stop(ending.stop);
     const { classification, decision } = ending;
-    const refusal = ending.refusal;
+    const refusal = ending.kind === 'refused' ? ending : undefined;
     // A refusal of a quarantined operation repeats a poison the plan already answered.
     const plan =
       decision.action === 'REPLAN' && !refusal ? replan(parts, tool, classification) : undefined;
@@ -65,15 +65,18 @@ export function createConcluder(parts: ConcludeParts): Concluder {
       tool,
       decision,
       classification,
-      attempts: ending.attempts,
+      attempts: ending.kind === 'refused' ? undefined : ending.attempts,
       repairsRemaining: decision.terminal
         ? undefined
-        : Math.max(0, parts.repairBudget - (ending.repairAttempts ?? 0) - 1),
+        : Math.max(
+            0,
+            parts.repairBudget - (ending.kind === 'decided' ? (ending.repairAttempts ?? 0) : 0) - 1,
+          ),
       idempotencyKey: ending.key,
       resource: refusal && !refusal.resource.startsWith('(') ? refusal.resource : undefined,
       nextPossibleAction: parts.nextPossibleAction,
       verifyWith: decision.code === 'RECONCILE_BY_HAND' ? parts.verifiersOf(call) : undefined,
-      status: ending.status ?? (denied ? 'BLOCKED' : undefined),
+      status: ending.kind === 'owned-elsewhere' ? 'IN_FLIGHT' : denied ? 'BLOCKED' : undefined,
       plan,
     });
     const base = {
@@ -109,7 +112,7 @@ export function createConcluder(parts: ConcludeParts): Concluder {
         decision,
         guidance: contract.guidance,
         inDoubt:
-          ending.inDoubt && decision.terminal && ending.key
+          ending.kind !== 'refused' && ending.inDoubt && decision.terminal && ending.key
             ? { key: ending.key, code: decision.code }
             : undefined,
       });
