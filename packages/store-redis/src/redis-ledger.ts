@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   type ClaimRequest,
   type ClaimResult,
@@ -16,7 +17,6 @@ import {
   serializeRunFact,
   toStoredResult,
 } from '@recourse/core/store';
-import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { parseFactLog, parseRecord, toFactEntry } from './redis-codec.js';
 import { RedisFactWatchHub } from './redis-fact-watch.js';
