@@ -31,6 +31,8 @@ export const caseNames = {
   recourseReadNoTracing: 'recourse read tool, tracing off (tracer: false)',
   contextFloor: 'bare read inside AsyncLocalStorage.run (the call context alone)',
   ledgerFloor: 'MemoryLedger claim + complete alone',
+  writeFloor:
+    'in-process floor of a write: AsyncLocalStorage frame + sha256 of the key material + MemoryLedger claim and complete',
 } as const;
 
 const options = { toolCallId: 'call-1', messages: [] as [], context: undefined };
@@ -129,6 +131,22 @@ export const overheadCases: readonly OverheadCase[] = [
         if (claimed.status === 'acquired')
           await ledger.complete(key, claimed.token, { json: '{}' });
       };
+    },
+  },
+  {
+    // What exactly-once costs at the least, in this process: the call's context, its key
+    // (one hash of what it is derived from) and the claim and completion of that key.
+    name: caseNames.writeFloor,
+    prepare: () => {
+      const ledger = new MemoryLedger();
+      const storage = new AsyncLocalStorage<object>();
+      const write = async (i: number) => {
+        const key = hash('sha256', `${keyMaterial}${i}`, 'hex');
+        const claimed = await ledger.claim({ key, payloadHash: 'h' });
+        if (claimed.status === 'acquired')
+          await ledger.complete(key, claimed.token, { json: '{}' });
+      };
+      return (i) => storage.run({ runId: 'bench-run' }, write, i);
     },
   },
   {

@@ -98,6 +98,20 @@ export async function runOverhead(options: OverheadOptions): Promise<OverheadRes
   const sha256 = ns(caseNames.sha256);
   const goals: OverheadGoal[] = [
     {
+      name: 'recourse read ÷ cockatiel retry read (issue #24)',
+      value: round2(ns(caseNames.recourseRead) / ns(caseNames.cockatiel)),
+      goal: 1.5,
+      numeratorNs: Math.round(ns(caseNames.recourseRead)),
+      denominatorNs: Math.round(ns(caseNames.cockatiel)),
+    },
+    {
+      name: 'recourse write (memory ledger) ÷ the in-process floor of a write (issue #24)',
+      value: round2(ns(caseNames.recourseWrite) / ns(caseNames.writeFloor)),
+      goal: 3,
+      numeratorNs: Math.round(ns(caseNames.recourseWrite)),
+      denominatorNs: Math.round(ns(caseNames.writeFloor)),
+    },
+    {
       name: 'recourse read overhead ÷ cockatiel retry overhead',
       value: round2(readOverhead / cockatielOverhead),
       goal: 1,

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildForBench, plainEnvironment, root, runPlainNode } from '../on-build.js';
+import { runOverheadOnBuild } from '../overhead/overhead-on-build.js';
 import { measureWorkers } from './run-workers.js';
 import { type SoakResult, writeSoakReport } from './soak-report.js';
 import { soakStoreNames } from './soak-stores.js';
@@ -69,6 +70,13 @@ const workers = await measureWorkers({
   log,
 });
 
+// The in-process goals, on the same build: the overhead cases in their own plain process.
+const inProcess = runOverheadOnBuild({
+  iterations: quick ? 2_000 : 10_000,
+  rounds: quick ? 3 : 7,
+  log,
+});
+
 const cpu = cpus();
 const files = writeSoakReport(join(root, 'bench', quick ? 'report-quick' : 'report'), {
   generatedAt: new Date().toISOString(),
@@ -82,5 +90,6 @@ const files = writeSoakReport(join(root, 'bench', quick ? 'report-quick' : 'repo
   runs,
   stores,
   workers,
+  inProcess,
 });
 log(`wrote ${files.join(', ')} in ${Math.round((performance.now() - started) / 1000)} s`);

@@ -2,9 +2,10 @@ import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { PostgresLedger } from '@recourse/store-postgres';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { root } from '../on-build.js';
-import { dropPostgresTables, dropRedisKeys, postgresUrl } from './soak-stores.js';
+import { dropPostgresTables, dropRedisKeys, postgresUrl, redisUrl } from './soak-stores.js';
 import type { WorkerReport } from './workers-main.js';
 
 export type WorkerStore = 'postgres' | 'redis';
@@ -21,6 +22,21 @@ export interface WorkersRow {
   rawP99Ms: number;
   /** claims ÷ raw. */
   ratio: number;
+  /** Redis: the server's own time per claim and per raw write (INFO commandstats), µs. */
+  serverUsPerClaim?: number | undefined;
+  serverUsPerRaw?: number | undefined;
+}
+
+/** Microseconds the Redis server spent in commands since the last RESETSTAT. */
+async function redisServerUs(admin: Redis): Promise<number> {
+  const info = await admin.info('commandstats');
+  let total = 0;
+  for (const match of info.matchAll(/^cmdstat_(\w+):calls=\d+,usec=(\d+)/gm)) {
+    // Commands a script runs are counted inside the script's own time too.
+    if (!['hmget', 'hset', 'pexpire', 'del', 'info', 'config'].includes(match[1]!))
+      total += Number(match[2]);
+  }
+  return total;
 }
 
 const main = join(root, 'bench', 'soak', 'dist', 'workers-main.js');
@@ -65,11 +81,30 @@ async function runWorkers(
   await Promise.all(
     children.map((child) => new Promise<void>((resolve) => child.once('message', () => resolve()))),
   );
+  const admin = store === 'redis' ? new Redis(redisUrl) : undefined;
+  await admin?.config('RESETSTAT');
   for (const child of children) child.send({ durationMs });
   const done = await Promise.all(reports);
   await Promise.all(exited);
+  if (admin) {
+    const operations = done.reduce((sum, report) => sum + report.operations, 0);
+    serverUs[mode].push(await redisServerUs(admin), operations);
+    admin.disconnect();
+  }
   return done;
 }
+
+// Redis server time and operations of each round, per mode: [us, operations, us, ...].
+const serverUs: Record<WriteMode, number[]> = { claim: [], raw: [] };
+const perOperation = (values: number[]) => {
+  let us = 0;
+  let operations = 0;
+  for (let i = 0; i < values.length; i += 2) {
+    us += values[i]!;
+    operations += values[i + 1]!;
+  }
+  return operations > 0 ? us / operations : undefined;
+};
 
 function summarise(reports: WorkerReport[][]) {
   const operations = reports.flat().reduce((sum, report) => sum + report.operations, 0);
@@ -118,6 +153,8 @@ export async function measureWorkers(options: {
       const cleanUp = await prepare(store, name);
       try {
         const runs: Record<WriteMode, WorkerReport[][]> = { claim: [], raw: [] };
+        serverUs.claim = [];
+        serverUs.raw = [];
         for (let round = 0; round < options.rounds; round++) {
           for (const mode of ['claim', 'raw'] as const) {
             runs[mode].push(
@@ -142,6 +179,8 @@ export async function measureWorkers(options: {
           raw: raw.perSecond,
           rawP99Ms: raw.p99,
           ratio: claim.perSecond / raw.perSecond,
+          serverUsPerClaim: perOperation(serverUs.claim),
+          serverUsPerRaw: perOperation(serverUs.raw),
         };
         rows.push(row);
         options.log(

@@ -1,6 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { OverheadResult } from '../overhead/run-overhead.js';
 import { renderLineChart } from '../report-writer/svg-line-chart.js';
+import { renderInProcess } from './in-process-report.js';
 import type { WorkersRow } from './run-workers.js';
 
 type Counts = Record<string, number>;
@@ -42,6 +44,8 @@ export interface SoakResult {
   runs: number;
   stores: StoreSoak[];
   workers: WorkersRow[];
+  /** The overhead cases on the build: the in-process goals (wrapped read, wrapped write). */
+  inProcess?: OverheadResult | undefined;
 }
 
 const kinds = ['read', 'write', 'undeclared'] as const;
@@ -178,6 +182,14 @@ export function renderSoakMarkdown(result: SoakResult): string {
       `| ${storeLabel[row.store] ?? row.store} | ${row.workers} | ${int(row.claims)} | ${fixed(row.claimP99Ms)} ms | ${int(row.raw)} | ${fixed(row.rawP99Ms)} ms | ${fixed(row.ratio)} | ${verdict} |`,
     );
   }
+  const redisRows = result.workers.filter(
+    (row) => row.store === 'redis' && row.serverUsPerClaim !== undefined,
+  );
+  if (redisRows.length > 0)
+    push(
+      '',
+      `What bounds Redis: the server's own time (INFO commandstats, all rounds) per claim — one Lua script: HMGET, HSET, PEXPIRE — against one \`SET NX PX\`: ${redisRows.map((row) => `${row.workers} worker(s) ${fixed(row.serverUsPerClaim ?? 0, 1)} µs vs ${fixed(row.serverUsPerRaw ?? 0, 1)} µs`).join('; ')}. The rest is the client's work per command (a script call and its array reply against a plain command), on the same ${e.cpus} cores as the server.`,
+    );
   for (const store of ['postgres', 'redis']) {
     const rows = result.workers.filter((row) => row.store === store);
     const best = rows.reduce<WorkersRow | undefined>(
@@ -190,6 +202,7 @@ export function renderSoakMarkdown(result: SoakResult): string {
         `${storeLabel[store]}: claims peak at ${best.workers} worker(s) (${int(best.claims)}/s); the raw write peaks at ${rows.reduce((a, b) => (a.raw >= b.raw ? a : b)).workers}. On ${e.cpus} cores shared by the store server and the workers, throughput stops growing once the processes outnumber the cores.`,
       );
   }
+  if (result.inProcess) push('', ...renderInProcess(result.inProcess));
   return `${lines.join('\n')}\n`;
 }
 

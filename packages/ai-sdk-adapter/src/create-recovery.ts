@@ -90,6 +90,11 @@ export interface AiSdkRecovery {
    * the completed writes, and the outcome comes back. Without it, the outcome cannot know.
    */
   modelFailed(error: unknown): Promise<Outcome>;
+  /**
+   * The run is over: stops watching the ledger for its facts (see `RecoveryRuntime.close`).
+   * Optional: a recovery that is dropped lets go when it is garbage collected.
+   */
+  close(): void;
   /** The SDK-independent engine, for events, the ledger and lower-level use. */
   readonly runtime: RecoveryRuntime;
 }
@@ -169,6 +174,7 @@ export function createRecovery(options: AiSdkRecoveryOptions): AiSdkRecovery {
     outcome: () => runtime.outcome(),
     compensate: () => runtime.compensate(),
     modelFailed: (error) => runtime.modelFailed(error),
+    close: () => runtime.close(),
     runtime,
   };
 }

@@ -54,6 +54,11 @@ export interface OpenAIRecovery {
   outcome(): Outcome;
   /** Undoes the run's completed writes that have a `compensate`, newest first, each at most once. */
   compensate(): Promise<CompensationReport>;
+  /**
+   * The run is over: stops watching the ledger for its facts (see `RecoveryRuntime.close`).
+   * Optional: a recovery that is dropped lets go when it is garbage collected.
+   */
+  close(): void;
   runtime: RecoveryRuntime;
 }
 
@@ -96,6 +101,7 @@ export function createRecovery(options: OpenAIRecoveryOptions): OpenAIRecovery {
     isStopped: () => runtime.isStopped(),
     outcome: () => runtime.outcome(),
     compensate: () => runtime.compensate(),
+    close: () => runtime.close(),
     runtime,
   };
 }

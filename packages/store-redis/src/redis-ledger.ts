@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   type ClaimRequest,
   type ClaimResult,
@@ -39,7 +40,9 @@ const defaultWatchHeartbeatMs = 5_000;
 /**
  * A ledger in Redis (standalone or a primary with replicas; not Cluster), shared by any
  * number of processes. Every read-decide-write is one Lua script, so claims are atomic
- * across connections; fencing tokens come from one INCR counter and never repeat.
+ * across connections. A fencing token is made here, not by the server: 64 random bits
+ * per ledger instance and a counter, so tokens never repeat across processes and a claim
+ * touches no shared key but its own record.
  */
 export class RedisLedger implements Ledger {
   readonly name = 'redis';
@@ -51,6 +54,9 @@ export class RedisLedger implements Ledger {
   readonly #watchHeartbeatMs: number;
   #watches: RedisFactWatchHub | undefined;
   #closed = false;
+  /** This instance's part of every token it hands out (64 random bits). */
+  readonly #tokenPrefix = randomBytes(8).toString('base64url');
+  #tokens = 0;
   /** host:port, for errors. */
   readonly #target: string | undefined;
   /** The owned client's last connection error (its commands only say "closed"). */
@@ -87,12 +93,12 @@ export class RedisLedger implements Ledger {
     const reply = (await this.#run(() =>
       this.#scripts.claim(
         this.#recordKey(request.key),
-        this.#key('token'),
         request.payloadHash,
         String(now),
         String(now + leaseMs),
         String(this.#timings.retentionMs),
         String(this.#ttlMs(leaseMs)),
+        `${this.#tokenPrefix}.${(++this.#tokens).toString(36)}`,
       ),
     )) as (string | null)[];
     const [status, first, second] = reply;

@@ -22,7 +22,7 @@ export interface LedgerScripts {
 }
 
 const definitions = {
-  claim: { name: 'recourseLedgerClaim', numberOfKeys: 2, lua: claimScript },
+  claim: { name: 'recourseLedgerClaim', numberOfKeys: 1, lua: claimScript },
   complete: { name: 'recourseLedgerComplete', numberOfKeys: 1, lua: completeScript },
   release: { name: 'recourseLedgerRelease', numberOfKeys: 1, lua: releaseScript },
   renew: { name: 'recourseLedgerRenew', numberOfKeys: 1, lua: renewScript },

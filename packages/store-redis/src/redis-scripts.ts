@@ -6,10 +6,15 @@
  *
  * Record hash fields: state, payloadHash, token, leaseExpiresAt, result (the caller's JSON
  * text, absent when the tool returned nothing), unstorable (why a completed result was not
- * stored), note, inDoubt ('1' when an earlier attempt may have written), updatedAt.
+ * stored), note, inDoubt ('1' when an earlier attempt may have written; absent is '0'),
+ * updatedAt.
  */
 
-/** KEYS: record, token counter. ARGV: payloadHash, now, leaseExpiresAt, retentionMs, ttlMs. */
+/**
+ * KEYS: record. ARGV: payloadHash, now, leaseExpiresAt, retentionMs, ttlMs, token. The
+ * fencing token is the caller's (unique per claim, see `ClaimTokens`): a claim is one
+ * read and one write of its own record, with no shared counter to touch.
+ */
 export const claimScript = `
 local now = tonumber(ARGV[2])
 local f = redis.call('HMGET', KEYS[1], 'state', 'payloadHash', 'leaseExpiresAt', 'result', 'updatedAt', 'note', 'unstorable')
@@ -28,12 +33,12 @@ if state then
   if state == 'uncertain' then previous = 'uncertain' else previous = 'expired' end
   note = f[6]
 end
-local token = tostring(redis.call('INCR', KEYS[2]))
-local inDoubt = '0'
-if previous ~= '' then inDoubt = '1' end
+local token = ARGV[6]
 if f[1] then redis.call('DEL', KEYS[1]) end
 redis.call('HSET', KEYS[1], 'state', 'in_flight', 'payloadHash', ARGV[1], 'token', token,
-  'leaseExpiresAt', ARGV[3], 'updatedAt', ARGV[2], 'inDoubt', inDoubt)
+  'leaseExpiresAt', ARGV[3], 'updatedAt', ARGV[2])
+-- An absent inDoubt reads as '0' (release, complete): only a doubt is written.
+if previous ~= '' then redis.call('HSET', KEYS[1], 'inDoubt', '1') end
 if note then redis.call('HSET', KEYS[1], 'note', note) end
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 return {'acquired', token, previous}

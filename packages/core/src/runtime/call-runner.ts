@@ -51,30 +51,35 @@ export function createCallRunner(parts: CallRunnerParts): CallRunner {
     }
   };
 
-  const execute = async (request: ToolCallRequest): Promise<ToolCallResult> => {
+  const execute = (request: ToolCallRequest): Promise<ToolCallResult> => {
     const tool = tools.resolve(request.toolName);
     if (tool.effects === 'undeclared') noteUndeclared(tool.name);
     const call = new Call(run, tool, request);
     // Joined before anything is awaited: the turn's order is the order calls are handed over.
-    const place = joinTurn(turns, call);
-    if (!place) return runCall(call, undefined);
-    try {
-      return await runCall(call, place);
-    } finally {
-      place?.leave();
-    }
+    return runCall(call, joinTurn(turns, call));
   };
 
-  /** Refused before it runs, or undefined: guarded, and guarded again after its turn's wait. */
-  const admit = async (call: Call, place: TurnPlace | undefined) => {
-    const guard = () =>
-      access.mayRefuse() || run.memory.known().poisonedTools.has(call.tool.name)
-        ? guardCall(call, access)
-        : undefined;
-    const refused = await guard();
-    if (refused || !place?.waits) return refused;
-    return place.wait(call.request.signal, guard);
+  /** Asks the guard only when the run's facts could refuse: undefined costs no promise. */
+  const guard = (call: Call): Promise<CallEnding | undefined> | undefined =>
+    access.mayRefuse() || run.memory.known().poisonedTools.has(call.tool.name)
+      ? guardCall(call, access)
+      : undefined;
+
+  /**
+   * Refused before it runs, or undefined: guarded, and guarded again after its turn's wait.
+   * Synchronous when nothing could refuse and nothing is waited for (the common path).
+   */
+  const admit = (
+    call: Call,
+    place: TurnPlace | undefined,
+  ): CallEnding | undefined | Promise<CallEnding | undefined> => {
+    const refused = guard(call);
+    if (refused === undefined) return place?.waits ? waitTurn(call, place) : undefined;
+    return refused.then((ending) => (ending || !place?.waits ? ending : waitTurn(call, place)));
   };
+
+  const waitTurn = (call: Call, place: TurnPlace) =>
+    place.wait(call.request.signal, () => guard(call));
 
   const runCall = async (call: Call, place: TurnPlace | undefined): Promise<ToolCallResult> => {
     const { tool, request } = call;
@@ -89,28 +94,34 @@ export function createCallRunner(parts: CallRunnerParts): CallRunner {
     const spanKey = () => (tool.claims ? call.knownKey || undefined : undefined);
     let ending: CallEnding;
     try {
-      const refused = await admit(call, place);
-      wasStopped = state.terminal !== undefined;
-      ending = refused ?? (await executeCall(call));
-    } catch (error) {
-      call.span?.abort({
+      try {
+        const admitted = admit(call, place);
+        const refused = admitted instanceof Promise ? await admitted : admitted;
+        wasStopped = state.terminal !== undefined;
+        ending = refused ?? (await executeCall(call));
+      } catch (error) {
+        call.span?.abort({
+          attempts: call.attempts,
+          key: spanKey(),
+          failure: call.lastDecided,
+        });
+        throw error; // the caller's own abort
+      }
+      const result = concluder.conclude(call, ending);
+      call.span?.end(ending, {
         attempts: call.attempts,
         key: spanKey(),
-        failure: call.lastDecided,
+        recovered:
+          call.firstFailure && call.recoveredBy
+            ? { failureClass: call.firstFailure.failureClass, action: call.recoveredBy }
+            : undefined,
       });
-      throw error; // the caller's own abort
+      if (onStopped && !wasStopped && state.terminal) await onStopped();
+      return result;
+    } finally {
+      // The turn forgets the call once it settled: the later calls waiting for it wake.
+      place?.leave();
     }
-    const result = concluder.conclude(call, ending);
-    call.span?.end(ending, {
-      attempts: call.attempts,
-      key: spanKey(),
-      recovered:
-        call.firstFailure && call.recoveredBy
-          ? { failureClass: call.firstFailure.failureClass, action: call.recoveredBy }
-          : undefined,
-    });
-    if (onStopped && !wasStopped && state.terminal) await onStopped();
-    return result;
   };
 
   const recordFailure = async (

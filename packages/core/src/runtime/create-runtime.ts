@@ -15,6 +15,7 @@ import type { RecoveryRuntime } from './recovery-runtime.js';
 import { buildOutcome } from './run/build-outcome.js';
 import { type CompensationReport, compensateWrites } from './run/compensate.js';
 import { createConcluder } from './run/conclude.js';
+import type { RunMemory } from './run/run-memory.js';
 import { RunState } from './run/run-state.js';
 import { createRunParts } from './run-parts.js';
 import { createTurnCoordinator } from './turn/turn-coordinator.js';
@@ -25,7 +26,7 @@ const modelStopReason = (classification: Classification) =>
   classification.code === 'QUOTA_EXCEEDED' ? 'MODEL_QUOTA_EXCEEDED' : 'MODEL_UNAVAILABLE';
 
 // A runtime that is garbage collected stops watching its ledger for the run's facts.
-const watches = new FinalizationRegistry<() => void>((close) => close());
+const watches = new FinalizationRegistry<RunMemory>((memory) => memory.close());
 
 /** Tells the run's listeners, once per tool, that its resource function threw. */
 function reportResourceErrors(runId: string, run: ReturnType<typeof createRunParts>) {
@@ -135,6 +136,7 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
   });
 
   const hiddenFailures = new Set<string>();
+  const unregisterToken = {};
   const runtime: RecoveryRuntime = {
     runId,
     ledger: run.ledger,
@@ -220,7 +222,13 @@ export function createRecoveryRuntime(options: RecoveryOptions): RecoveryRuntime
     requestApproval: (call) => approvals.request(call),
     resolveApproval: (answer) => approvals.resolve(answer),
     compensate,
+    close() {
+      watches.unregister(unregisterToken);
+      run.memory.close();
+    },
   };
-  watches.register(runtime, () => run.memory.close());
+  // Neither the held value nor the token may reach the runtime, or it is never collected
+  // (a closure made here would: every closure of this function shares one scope with it).
+  watches.register(runtime, run.memory, unregisterToken);
   return runtime;
 }

@@ -75,4 +75,12 @@ export interface RecoveryRuntime {
   resolveApproval(answer: ApprovalAnswer): Promise<{ granted: string[] }>;
   /** Undoes the run's completed writes, newest first, each at most once (see `compensate`). */
   compensate(): Promise<CompensationReport>;
+  /**
+   * The run is over: stops watching the ledger for the run's facts, the one thing a run
+   * holds outside itself once its calls have settled (claims, lease renewals and turns are
+   * let go as each call ends). Optional: a runtime that is dropped is let go of when it is
+   * garbage collected. Idempotent; a call made after it still works, reading the run's
+   * facts from the store before each check.
+   */
+  close(): void;
 }

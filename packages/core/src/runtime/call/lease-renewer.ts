@@ -16,10 +16,18 @@ export interface LeaseRenewer {
   readonly held: number;
 }
 
-interface Lease {
-  key: string;
-  token: string;
-  lost: boolean;
+/** A held claim: its own handle (no closure or getter made per claim). */
+class Lease implements HeldLease {
+  lost = false;
+  constructor(
+    readonly key: string,
+    readonly token: string,
+    private readonly leases: Set<Lease>,
+  ) {}
+
+  release(): void {
+    this.leases.delete(this);
+  }
 }
 
 const renewers = new WeakMap<Ledger, WeakMap<Clock, LeaseRenewer>>();
@@ -90,17 +98,10 @@ export function createLeaseRenewer(ledger: Ledger, clock: Clock): LeaseRenewer {
     },
     hold(key, token) {
       if (!ledger.renew) return done;
-      const lease: Lease = { key, token, lost: false };
+      const lease = new Lease(key, token, leases);
       leases.add(lease);
       if (!ticking) void tick().catch(() => {});
-      return {
-        get lost() {
-          return lease.lost;
-        },
-        release: () => {
-          leases.delete(lease);
-        },
-      };
+      return lease;
     },
   };
 }

@@ -48,6 +48,7 @@ export interface RunMemory {
   /** Repairs spent on a fingerprint; undefined when the store could not say (fail closed). */
   repairs(fingerprint: string): Promise<number | undefined>;
   addRepair(fingerprint: string): Promise<void>;
+  /** Stops watching the store (idempotent); the facts are read before each check from then on. */
   close(): void;
 }
 
@@ -134,7 +135,11 @@ export function createRunMemory(
         // Counted again when the same failure repeats and the store is back.
       }
     },
-    close: () => watch?.close(),
+    close() {
+      // Not watched any more: every check reads the facts again.
+      watch?.close();
+      watch = undefined;
+    },
   };
 }
 

@@ -50,6 +50,11 @@ export interface TurnCoordinatorOptions {
   parallelWrites: boolean;
 }
 
+/** Where a member lives and whom it tells that it left (the coordinator). */
+interface Turns {
+  left(member: Member): void;
+}
+
 class Member implements TurnPlace {
   settled = false;
   private settling: Promise<void> | undefined;
@@ -58,10 +63,13 @@ class Member implements TurnPlace {
   /** Set once, at joining: every earlier call still in flight, and those to wait for. */
   earlier: readonly Member[] = [];
   blockers: readonly Member[] = [];
+  /** The turn's calls in flight, once a second call joined it; undefined while alone. */
+  group: Set<Member> | undefined;
 
   constructor(
+    readonly turn: unknown,
     readonly facts: TurnCallFacts,
-    private readonly onLeave: (member: Member) => void,
+    private readonly turns: Turns,
   ) {}
 
   /** Resolves when the call leaves; made only when a later call waits for it. */
@@ -79,7 +87,9 @@ class Member implements TurnPlace {
   }
 
   get waits(): boolean {
-    return this.blockers.some((member) => !member.settled);
+    const blockers = this.blockers;
+    for (let i = 0; i < blockers.length; i++) if (!blockers[i]!.settled) return true;
+    return false;
   }
 
   async wait<R>(
@@ -104,7 +114,7 @@ class Member implements TurnPlace {
     if (this.settled) return;
     this.settled = true;
     this.resolve?.();
-    this.onLeave(this);
+    this.turns.left(this);
   }
 }
 
@@ -114,23 +124,53 @@ class Member implements TurnPlace {
  * flight whose resources overlap its own (a tool without a `resource` function reaches
  * everything). Unrelated reads run side by side. Waiting calls only ever wait for calls
  * that joined before them, so no two wait for each other.
+ *
+ * A call alone in its turn (the common case: one call per step, or calls one after
+ * another) costs one object: it is kept aside as `alone`, and the turn gets its set of
+ * members only when a second call joins while the first is still in flight.
  */
 export function createTurnCoordinator(options: TurnCoordinatorOptions): TurnCoordinator {
   const turns = new Map<unknown, Set<Member>>();
+  let alone: Member | undefined;
+
+  const registry: Turns = {
+    left(member) {
+      if (alone === member) {
+        alone = undefined;
+        return;
+      }
+      const own = member.group;
+      if (!own) return;
+      own.delete(member);
+      if (own.size === 0 && turns.get(member.turn) === own) turns.delete(member.turn);
+    },
+  };
 
   const join = (turn: unknown, facts: TurnCallFacts): TurnPlace | undefined => {
     if (turn === undefined || turn === null) return undefined;
-    let members = turns.get(turn);
-    if (members && members.size > 0 && insideMember(members)) return undefined;
-    if (!members) {
-      members = new Set();
-      turns.set(turn, members);
+    let own: Set<Member> | undefined;
+    if (alone !== undefined && alone.turn === turn) {
+      if (insideMember([alone])) return undefined;
+      // A second call of the lone call's turn: the turn gets its set of members now.
+      own = new Set<Member>([alone]);
+      alone.group = own;
+      turns.set(turn, own);
+      alone = undefined;
+    } else if (turns.size > 0) {
+      own = turns.get(turn);
+      if (own && own.size > 0 && insideMember(own)) return undefined;
     }
-    const own = members;
-    const member = new Member(facts, (left) => {
-      own.delete(left);
-      if (own.size === 0 && turns.get(turn) === own) turns.delete(turn);
-    });
+    if (own === undefined) {
+      // Nothing of this turn in flight and the spare place is free: no set, no map entry.
+      if (alone === undefined) {
+        alone = new Member(turn, facts, registry);
+        return alone;
+      }
+      own = new Set<Member>();
+      turns.set(turn, own);
+    }
+    const member = new Member(turn, facts, registry);
+    member.group = own;
     if (own.size > 0) {
       member.earlier = [...own];
       member.blockers =
@@ -145,13 +185,13 @@ export function createTurnCoordinator(options: TurnCoordinatorOptions): TurnCoor
   return {
     join,
     get openTurns() {
-      return turns.size;
+      return turns.size + (alone === undefined ? 0 : 1);
     },
   };
 }
 
 /** A call made from inside the execution of a call of this turn (a tool calling a tool). */
-function insideMember(members: ReadonlySet<Member>): boolean {
+function insideMember(members: Iterable<Member>): boolean {
   const outer = currentCallContext();
   if (outer === undefined) return false;
   for (const member of members) if (member.facts.toolCallId === outer.toolCallId) return true;
