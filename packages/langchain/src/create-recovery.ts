@@ -43,6 +43,11 @@ export interface LangChainRecovery {
    * here and the run ends FAILED with it classified, and the outcome comes back.
    */
   modelFailed(error: unknown): Promise<Outcome>;
+  /**
+   * The run is over: stops watching the ledger for its facts (see `RecoveryRuntime.close`).
+   * Optional (nothing to do before the run started): a dropped recovery lets go when collected.
+   */
+  close(): void;
   /** The framework-independent engine, for events, the ledger and lower-level use (once the run exists). */
   readonly runtime: RecoveryRuntime | undefined;
 }
@@ -76,6 +81,7 @@ export function createRecovery(options: LangChainRecoveryOptions): LangChainReco
     outcome: () => started().outcome(),
     compensate: () => started().compensate(),
     modelFailed: (error) => started().modelFailed(error),
+    close: () => binding.current?.close(),
     get runtime() {
       return binding.current;
     },

@@ -66,6 +66,11 @@ export interface AgentsRecovery {
   outcome(): Outcome;
   /** Undoes the run's completed writes that have a `compensate`, newest first, each at most once. */
   compensate(): Promise<CompensationReport>;
+  /**
+   * The run is over: stops watching the ledger for its facts (see `RecoveryRuntime.close`).
+   * Optional: a recovery that is dropped lets go when it is garbage collected.
+   */
+  close(): void;
   /** The SDK-independent engine, for events, the ledger and lower-level use. */
   readonly runtime: RecoveryRuntime;
 }
@@ -135,6 +140,7 @@ export function createRecovery(options: AgentsRecoveryOptions): AgentsRecovery {
     isStopped: () => runtime.isStopped(),
     outcome: () => runtime.outcome(),
     compensate: () => runtime.compensate(),
+    close: () => runtime.close(),
     runtime,
   };
 }
