@@ -1,6 +1,6 @@
 import type { Classification } from '../types.js';
 import { type AccessControl, resourcesOf } from './access/access-control.js';
-import type { CallEnding, CallFailureEnding } from './call/call.js';
+import type { CallEnding, CallFailureEnding } from './call/tool-call.js';
 import { Call } from './call/call.js';
 import { executeCall } from './call/execute-call.js';
 import type { ToolCallFailure, ToolCallRequest, ToolCallResult } from './call/tool-call.js';
