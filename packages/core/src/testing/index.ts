@@ -31,3 +31,9 @@ export {
 } from './ledger-contract.js';
 export { expectAcquired, expectLeaseLost } from './ledger-contract-expect.js';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+export {
+  describeTurnCalls,
+  type TurnCall,
+  type TurnCallsDriver,
+  type TurnCallsRun,
+} from './turn-calls-suite.js';
