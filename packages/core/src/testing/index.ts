@@ -6,6 +6,13 @@ export {
   type ContractTool,
   describeAdapterContract,
 } from './adapter-contract.js';
+export {
+  type CheckResultsDriver,
+  type CheckResultsPlan,
+  type CheckResultsRun,
+  type CiReport,
+  describeCheckResults,
+} from './check-results-suite.js';
 export { createFakeClock, type FakeClock } from './fake-clock.js';
 export {
   describeHostileErrorText,
