@@ -37,6 +37,13 @@ export {
   type LedgerFactoryContext,
 } from './ledger-contract.js';
 export { expectAcquired, expectLeaseLost } from './ledger-contract-expect.js';
+export {
+  describePlanVersions,
+  type PlanCall,
+  type PlanTurn,
+  type PlanVersionsDriver,
+  type PlanVersionsRun,
+} from './plan-versions-suite.js';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 export {
   describeTurnCalls,
