@@ -46,6 +46,13 @@ export {
 } from './plan-versions-suite.js';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 export {
+  describeToolSpans,
+  type FinishedSpan,
+  type SpanTool,
+  spanTokens,
+  type ToolSpansDriver,
+} from './tool-spans-suite.js';
+export {
   describeTurnCalls,
   type TurnCall,
   type TurnCallsDriver,
