@@ -1,5 +1,5 @@
 import { createRecovery } from '@recourse/ai-sdk';
-import { type CiReport, describeCheckResults } from '@recourse/core/testing';
+import { type CiReport, checkResultsOptions, describeCheckResults } from '@recourse/core/testing';
 import { callService, createCiService, text, toolCall } from '@recourse/testing';
 import { generateText, isStepCount, type LanguageModel, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
@@ -41,11 +41,7 @@ describeCheckResults(
         ...Array.from({ length: plan.calls }, () => toolCall('run_tests', { suite: 'checkout' })),
         text(plan.answer),
       ]);
-      const recovery = createRecovery({
-        runId: 'run-check',
-        ...(plan.retry ? { retry: plan.retry } : {}),
-        policies: { run_tests: { sideEffects: false, check: plan.check } },
-      });
+      const recovery = createRecovery(checkResultsOptions(plan));
       const result = await generateText({
         model: model(),
         prompt: 'Make the checkout tests pass',

@@ -1,5 +1,5 @@
 // The shared check-results suite (`@recourse/core/testing`) through createAgent.
-import { type CiReport, describeCheckResults } from '@recourse/core/testing';
+import { type CiReport, checkResultsOptions, describeCheckResults } from '@recourse/core/testing';
 import { createRecovery } from '@recourse/langchain';
 import { callService, createCiService, text, toolCall } from '@recourse/testing';
 import { AIMessage, createAgent, ToolMessage, tool } from 'langchain';
@@ -26,18 +26,12 @@ describeCheckResults('check(result, input) through createAgent ($api)', [{ api: 
       ...Array.from({ length: plan.calls }, () => toolCall('run_tests', { suite: 'checkout' })),
       text(plan.answer),
     ]);
-    const recovery = createRecovery({
-      runId: 'run-check',
-      ...(plan.retry ? { retry: plan.retry } : {}),
-      // A check here reads the ToolMessage content: the report as JSON text (README, Notes).
-      policies: {
-        run_tests: {
-          sideEffects: false,
-          check: (content: string, input: { suite: string }) =>
-            plan.check(JSON.parse(content) as CiReport, input),
-        },
-      },
-    });
+    // A check here reads the ToolMessage content: the report as JSON text (README, Notes).
+    const recovery = createRecovery(
+      checkResultsOptions(plan, (content: string, input) =>
+        plan.check(JSON.parse(content) as CiReport, input),
+      ),
+    );
     const agent = createAgent({
       model: model(),
       tools: [runTests],

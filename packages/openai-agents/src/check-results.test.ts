@@ -1,7 +1,7 @@
 // The shared check-results suite (`@recourse/core/testing`) through the Agents SDK's runner.
 // The adapter puts no guidance in the instructions: the contract is the model's channel.
 import { Agent, type RunItem, run } from '@openai/agents';
-import { type CiReport, describeCheckResults } from '@recourse/core/testing';
+import { type CiReport, checkResultsOptions, describeCheckResults } from '@recourse/core/testing';
 import { callService, createCiService, text, toolCall } from '@recourse/testing';
 import { z } from 'zod';
 import { createRecovery, tool } from './index.js';
@@ -20,11 +20,7 @@ describeCheckResults(
         ...Array.from({ length: plan.calls }, () => toolCall('run_tests', { suite: 'checkout' })),
         text(plan.answer),
       ]);
-      const recovery = createRecovery({
-        runId: 'run-check',
-        ...(plan.retry ? { retry: plan.retry } : {}),
-        policies: { run_tests: { sideEffects: false, check: plan.check } },
-      });
+      const recovery = createRecovery(checkResultsOptions(plan));
       const agent = new Agent({
         name: 'ci',
         model: 'gpt-4o',

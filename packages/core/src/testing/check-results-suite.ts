@@ -52,6 +52,21 @@ export interface CheckResultsDriver {
   guidanceMark?: string;
 }
 
+/**
+ * The recovery options of a plan: `{ runId, retry, policies: { run_tests } }`; `check` as
+ * the adapter's SDK hands it the result (the plan's own by default).
+ */
+export function checkResultsOptions<R = CiReport>(
+  plan: CheckResultsPlan,
+  check: (result: R, input: { suite: string }) => CheckFailure | undefined = plan.check as never,
+) {
+  return {
+    runId: 'run-check',
+    ...(plan.retry ? { retry: plan.retry } : {}),
+    policies: { run_tests: { sideEffects: false, check } },
+  };
+}
+
 const failing: CiReport = { status: 'FAIL', signature: 'AssertionError at checkout.test.ts:12' };
 const suite = { suite: 'checkout' };
 const failedRun = (report: CiReport): CheckFailure | undefined =>

@@ -11,6 +11,7 @@ export {
   type CheckResultsPlan,
   type CheckResultsRun,
   type CiReport,
+  checkResultsOptions,
   describeCheckResults,
 } from './check-results-suite.js';
 export { createFakeClock, type FakeClock } from './fake-clock.js';
