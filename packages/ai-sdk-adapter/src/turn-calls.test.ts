@@ -1,7 +1,8 @@
-// The calls of one model response (one AI SDK step), which the SDK runs side by side: a
-// denial in the turn stops its later writes and the calls reaching what was denied; unrelated
-// reads still overlap. In-flight counts and the downstream's own record, never times.
+// The calls of one model response (one AI SDK step), which the SDK runs side by side: the
+// shared turn-calls suite (`@recourse/core/testing`) through generateText and streamText,
+// then what only the AI SDK shows. In-flight counts and the downstream's own record, never times.
 import { createRecovery } from '@recourse/ai-sdk';
+import { describeTurnCalls } from '@recourse/core/testing';
 import { text, toolCall } from '@recourse/testing';
 import { generateText, isStepCount, streamText, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
@@ -25,30 +26,16 @@ function setUp(options: { onDenial?: 'continue'; parallelWrites?: boolean } = {}
   return { shop, recovery, tools };
 }
 
-type Step = { toolResults: readonly { toolName: string; output: unknown }[] };
-const outputOf = (steps: readonly Step[], name: string) =>
-  steps[0]?.toolResults.find((part) => part.toolName === name)?.output;
-
-// The refund is denied; the email, a read of the same payment and an unrelated read share its turn.
-const deniedTurn = () => [
-  [
-    toolCall('refund_payment', { paymentId: 'p-1' }),
-    toolCall('send_email', { to: 'customer@example.test' }),
-    toolCall('get_payment', { paymentId: 'p-1' }),
-    toolCall('read_file', { path: '/srv/app/README.md' }),
-  ],
-  text('we refunded you'),
-];
-
-describe('calls of one turn (ai@7)', () => {
-  it.each(['generateText', 'streamText'] as const)(
-    '%s: a denial refuses the later write and the overlapping read of its turn; they never run',
-    async (loop) => {
-      provider.reset(deniedTurn());
-      const { shop, recovery, tools } = setUp();
+describeTurnCalls(
+  'calls of one turn (ai@7, $loop)',
+  [{ loop: 'generateText' }, { loop: 'streamText' }] as const,
+  ({ loop }) => ({
+    async run(calls, answer, options, prompt) {
+      provider.reset([calls.map((c) => toolCall(c.name, c.input, { id: c.id })), text(answer)]);
+      const { shop, recovery, tools } = setUp(options);
       const settings = {
         model: chat(),
-        prompt: 'Refund p-1 and tell the customer',
+        prompt,
         tools,
         stopWhen: [isStepCount(5), recovery.stopWhen],
         prepareStep: recovery.prepareStep,
@@ -57,119 +44,21 @@ describe('calls of one turn (ai@7)', () => {
         loop === 'generateText'
           ? (await generateText(settings)).steps
           : await streamText(settings).steps;
-
-      expect(shop.requests).not.toContain('email customer@example.test');
-      expect(shop.requests).not.toContain('payment p-1');
-      expect(shop.requests.sort()).toEqual(['file /srv/app/README.md', 'refund p-1']);
-      expect(outputOf(steps, 'send_email')).toMatchObject({
-        code: 'RUN_STOPPED',
-        retry_same_action: false,
-      });
-      expect(outputOf(steps, 'get_payment')).toMatchObject({
-        status: 'BLOCKED',
-        code: 'DENIED_EARLIER',
-        resource: 'payment:p-1',
-      });
-      expect(outputOf(steps, 'read_file')).toBe('contents of /srv/app/README.md');
-      expect(steps).toHaveLength(1);
-      expect(recovery.outcome()).toMatchObject({ status: 'BLOCKED' });
-      expect(recovery.outcome().completed_steps).not.toContain('send_email');
+      const outputOf = (id: string) =>
+        steps.flatMap((step) => step.toolResults).find((part) => part.toolCallId === id)?.output;
+      return {
+        requests: shop.requests,
+        maxInFlight: shop.counts.maxInFlight,
+        text: (id) => String(outputOf(id)),
+        contract: (id) => outputOf(id) as Record<string, unknown>,
+        outcome: recovery.outcome(),
+        steps: steps.length,
+      };
     },
-  );
+  }),
+);
 
-  it("onDenial 'continue': the bypass in the same turn is refused, the rest runs", async () => {
-    provider.reset([
-      [
-        toolCall('read_file', { path: '/srv/app/.env' }),
-        toolCall('shell', { command: 'cat /srv/app/.env' }),
-        toolCall('read_file', { path: '/srv/app/README.md' }),
-        toolCall('send_email', { to: 'ops@example.test' }),
-      ],
-      text('done'),
-    ]);
-    const { shop, recovery, tools } = setUp({ onDenial: 'continue' });
-    const result = await generateText({
-      model: chat(),
-      prompt: 'Read the config',
-      tools,
-      stopWhen: [isStepCount(2), recovery.stopWhen],
-      prepareStep: recovery.prepareStep,
-    });
-    expect(shop.requests.filter((r) => r === 'file /srv/app/.env')).toHaveLength(1);
-    expect(shop.requests).toContain('file /srv/app/README.md');
-    expect(shop.requests).toContain('email ops@example.test');
-    expect(outputOf(result.steps, 'shell')).toMatchObject({
-      status: 'BLOCKED',
-      code: 'DENIED_EARLIER',
-      resource: 'file:///srv/app/.env',
-    });
-  });
-
-  it('unrelated reads of a turn run side by side', async () => {
-    provider.reset([
-      [
-        toolCall('read_file', { path: '/srv/app/a.txt' }),
-        toolCall('read_file', { path: '/srv/app/b.txt' }),
-        toolCall('get_payment', { paymentId: 'p-2' }),
-      ],
-      text('done'),
-    ]);
-    const { shop, recovery, tools } = setUp();
-    await generateText({
-      model: chat(),
-      prompt: 'Read both',
-      tools,
-      stopWhen: [isStepCount(2), recovery.stopWhen],
-      prepareStep: recovery.prepareStep,
-    });
-    expect(shop.counts.maxInFlight).toBe(3);
-    expect(shop.requests).toHaveLength(3);
-  });
-
-  it('a write waits for the calls before it: never two in flight', async () => {
-    provider.reset([
-      [
-        toolCall('refund_payment', { paymentId: 'p-2' }),
-        toolCall('send_email', { to: 'customer@example.test' }),
-      ],
-      text('done'),
-    ]);
-    const { shop, recovery, tools } = setUp();
-    await generateText({
-      model: chat(),
-      prompt: 'Refund p-2 and tell the customer',
-      tools,
-      stopWhen: [isStepCount(2), recovery.stopWhen],
-      prepareStep: recovery.prepareStep,
-    });
-    expect(shop.requests).toEqual(['refund p-2', 'email customer@example.test']);
-    expect(shop.counts.maxInFlight).toBe(1);
-    expect(recovery.outcome().status).toBe('COMPLETED');
-  });
-
-  it('parallelWrites: writes of a turn run side by side, so the email goes out', async () => {
-    provider.reset([
-      [
-        toolCall('refund_payment', { paymentId: 'p-1' }),
-        toolCall('send_email', { to: 'customer@example.test' }),
-        toolCall('get_payment', { paymentId: 'p-1' }),
-      ],
-      text('done'),
-    ]);
-    const { shop, recovery, tools } = setUp({ parallelWrites: true });
-    await generateText({
-      model: chat(),
-      prompt: 'Refund p-1 and tell the customer',
-      tools,
-      stopWhen: [isStepCount(2), recovery.stopWhen],
-      prepareStep: recovery.prepareStep,
-    });
-    expect(shop.counts.maxInFlight).toBe(2);
-    expect(shop.requests).toContain('email customer@example.test');
-    // What overlaps the denied payment still waits, and is refused.
-    expect(shop.requests).not.toContain('payment p-1');
-  });
-
+describe('calls of one turn (ai@7)', () => {
   it('a call the SDK refused (invalid input) holds nothing: the write after it runs', async () => {
     provider.reset([
       [

@@ -1,10 +1,10 @@
-import { text, toolCall } from '@recourse/testing';
+import { callService, text, toolCall } from '@recourse/testing';
 import { type AgentMiddleware, createAgent, tool, toolRetryMiddleware } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { githubTools } from '../test-support/github.js';
 import { useScriptedProvider } from '../test-support/harness.js';
-import { callService, scriptedEndpoint } from '../test-support/service.js';
+import { scriptedEndpoint } from '../test-support/service.js';
 
 // The scenarios of failures.test.ts with LangChain's own defaults instead of recourse:
 // `toolRetryMiddleware()` (every error retried twice in place, then the error told to the
@@ -45,7 +45,7 @@ describe('without recourse: toolRetryMiddleware (the baselines)', () => {
     const same = toolCall('refund_payment', { paymentId: 'p-42', amount: 1000 });
     provider.reset([same, same, same, same, text('gave up')]);
     const refund = tool(
-      async (input) => callService('POST', 'https://payments.test/refunds', { body: input }),
+      async (input) => callService('POST', 'https://payments.test/refunds', input),
       {
         name: 'refund_payment',
         description: 'Refund a payment',

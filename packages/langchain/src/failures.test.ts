@@ -4,13 +4,13 @@ import {
   recoveryContractOf,
   toolCallFailureOf,
 } from '@recourse/langchain';
-import { type ProviderRequest, text, toolCall } from '@recourse/testing';
+import { callService, type ProviderRequest, text, toolCall } from '@recourse/testing';
 import { createAgent, tool } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { githubPolicies, githubTools } from '../test-support/github.js';
 import { systemTextOf, toolOutputs, useScriptedProvider } from '../test-support/harness.js';
-import { callService, scriptedEndpoint } from '../test-support/service.js';
+import { scriptedEndpoint } from '../test-support/service.js';
 
 const { provider, model, use } = useScriptedProvider();
 const prompt = (content: string) => ({ messages: [{ role: 'user' as const, content }] });
@@ -27,8 +27,7 @@ const getPayment = tool(
 
 const refundPayment = tool(
   async (input) =>
-    callService('POST', 'https://payments.test/refunds', {
-      body: input,
+    callService('POST', 'https://payments.test/refunds', input, {
       idempotencyKey: callContext().idempotencyKey,
     }),
   {
@@ -129,10 +128,12 @@ describe('failures through createAgent', () => {
     use(merges.handler, reads.handler);
     const merge = tool(
       async ({ pr, head }) =>
-        callService('PUT', `https://git.test/pulls/${pr}/merge`, {
-          body: { sha: head },
-          idempotencyKey: callContext().idempotencyKey,
-        }),
+        callService(
+          'PUT',
+          `https://git.test/pulls/${pr}/merge`,
+          { sha: head },
+          { idempotencyKey: callContext().idempotencyKey },
+        ),
       {
         name: 'merge_pull_request',
         description: 'Merge a pull request at a head',

@@ -1,7 +1,7 @@
 import { shellResources, urlResource } from '@recourse/langchain';
+import { callService } from '@recourse/testing';
 import { tool } from 'langchain';
 import { z } from 'zod';
-import { callService } from './service.js';
 
 /** A GitHub API read and a shell: two routes to one repository. `executed` records each run. */
 export function githubTools(executed: string[]) {

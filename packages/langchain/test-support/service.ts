@@ -33,25 +33,3 @@ export function scriptedEndpoint(
   });
   return { handler, requests };
 }
-
-/** Calls a sandbox service as a fetch wrapper (ky, ofetch) would: a non-2xx status throws with the Response. */
-export async function callService(
-  method: 'GET' | 'POST' | 'PUT',
-  url: string,
-  options: { body?: unknown; idempotencyKey?: string } = {},
-): Promise<unknown> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
-  const response = await fetch(url, {
-    method,
-    headers,
-    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-  });
-  if (!response.ok) {
-    const error = new Error(
-      `${method} ${new URL(url).pathname} failed with status ${response.status}`,
-    );
-    throw Object.assign(error, { response });
-  }
-  return response.json();
-}

@@ -1,4 +1,5 @@
 export { callService } from './call-service.js';
+export { createCiService } from './ci-service.js';
 export { type HostileErrorText, hostileErrorTexts } from './hostile-error-texts.js';
 export { hostileThrownValues, revokedProxy } from './hostile-thrown-values.js';
 export type { HttpErrorOptions, StreamErrorOptions } from './http-error.js';

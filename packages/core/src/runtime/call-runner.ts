@@ -1,9 +1,14 @@
 import type { Classification } from '../types.js';
 import { type AccessControl, resourcesOf } from './access/access-control.js';
-import type { CallEnding, CallFailureEnding } from './call/call.js';
 import { Call } from './call/call.js';
 import { executeCall } from './call/execute-call.js';
-import type { ToolCallFailure, ToolCallRequest, ToolCallResult } from './call/tool-call.js';
+import type {
+  CallEnding,
+  CallFailureEnding,
+  ToolCallFailure,
+  ToolCallRequest,
+  ToolCallResult,
+} from './call/tool-call.js';
 import { guardCall } from './guard-call.js';
 import { decideSdkFailure, type SdkFailure } from './model/sdk-failure.js';
 import type { ToolTable } from './options/tool-table.js';

@@ -6,6 +6,14 @@ export {
   type ContractTool,
   describeAdapterContract,
 } from './adapter-contract.js';
+export {
+  type CheckResultsDriver,
+  type CheckResultsPlan,
+  type CheckResultsRun,
+  type CiReport,
+  checkResultsOptions,
+  describeCheckResults,
+} from './check-results-suite.js';
 export { createFakeClock, type FakeClock } from './fake-clock.js';
 export {
   describeHostileErrorText,
@@ -30,4 +38,24 @@ export {
   type LedgerFactoryContext,
 } from './ledger-contract.js';
 export { expectAcquired, expectLeaseLost } from './ledger-contract-expect.js';
+export {
+  describePlanVersions,
+  type PlanCall,
+  type PlanTurn,
+  type PlanVersionsDriver,
+  type PlanVersionsRun,
+} from './plan-versions-suite.js';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+export {
+  describeToolSpans,
+  type FinishedSpan,
+  type SpanTool,
+  spanTokens,
+  type ToolSpansDriver,
+} from './tool-spans-suite.js';
+export {
+  describeTurnCalls,
+  type TurnCall,
+  type TurnCallsDriver,
+  type TurnCallsRun,
+} from './turn-calls-suite.js';

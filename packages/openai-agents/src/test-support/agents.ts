@@ -37,6 +37,10 @@ export function useAgentsHarness() {
   return {
     provider,
     services,
+    /** Adds msw handlers (a downstream the tools call); the latest added answers first. */
+    use(...extra: Parameters<ProviderServer['server']['use']>) {
+      running.server.use(...extra);
+    },
     /** Lets requests to `origin` (a real local server) through msw. */
     passThrough(origin: string) {
       running.server.use(http.all(`${origin}/*`, () => passthrough()));
