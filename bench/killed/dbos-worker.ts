@@ -7,15 +7,8 @@ import { DBOS } from '@dbos-inc/dbos-sdk';
 import { durableCalls } from '@dbos-inc/vercel-ai';
 import { callContext, createRecovery } from '@recourse/dbos';
 import { createScriptedProvider, serveProvider } from '@recourse/testing';
-import { generateText, isStepCount, wrapLanguageModel } from 'ai';
-import {
-  jobPolicies,
-  jobPrompt,
-  jobScript,
-  jobTools,
-  resultOfOutcome,
-  resultOfSteps,
-} from './job.js';
+import { wrapLanguageModel } from 'ai';
+import { jobPolicies, jobScript, jobTools, runAlone, runWithRecovery } from './job.js';
 import {
   type DbosWorkerConfig,
   type JobSpec,
@@ -54,44 +47,15 @@ async function agentJob(spec: JobSpec) {
       await never;
     },
   });
-  if (!spec.recourse) {
-    // DBOS alone: every tool a DBOS step, with step retries on at DBOS's documented defaults
-    // (maxAttempts 3, intervalSeconds 1, backoffRate 2).
-    const tools = Object.fromEntries(
-      Object.entries(raw).map(([name, t]) => [
-        name,
-        {
-          ...t,
-          execute: (input: never, options: never) =>
-            DBOS.runStep(() => Promise.resolve(t.execute?.(input, options)), {
-              name,
-              retriesAllowed: true,
-            }),
-        },
-      ]),
-    ) as unknown as typeof raw;
-    const result = await generateText({
-      model,
-      prompt: jobPrompt,
-      tools,
-      stopWhen: isStepCount(10),
-      maxRetries: 0,
-    });
-    return resultOfSteps(result);
-  }
+  // DBOS alone: every tool a DBOS step, with step retries on at DBOS's documented defaults
+  // (maxAttempts 3, intervalSeconds 1, backoffRate 2).
+  if (!spec.recourse)
+    return runAlone(model, raw, (name, run) => DBOS.runStep(run, { name, retriesAllowed: true }));
   const recovery = createRecovery({
     systemDatabaseUrl: config.systemDatabaseUrl,
     policies: jobPolicies(config.downstreamUrl),
   });
-  await generateText({
-    model,
-    prompt: jobPrompt,
-    tools: recovery.tools(raw),
-    stopWhen: [isStepCount(10), recovery.stopWhen],
-    prepareStep: recovery.prepareStep,
-    maxRetries: 0,
-  });
-  return resultOfOutcome(JSON.parse(JSON.stringify(recovery.outcome())));
+  return runWithRecovery(model, raw, recovery);
 }
 
 const job = DBOS.registerWorkflow(agentJob, { name: 'killbenchJob' });

@@ -1,5 +1,6 @@
+import type { AiSdkRecovery } from '@recourse/ai-sdk';
 import { type ScriptEntry, text, toolCall } from '@recourse/testing';
-import { tool } from 'ai';
+import { generateText, isStepCount, type LanguageModel, tool } from 'ai';
 import { z } from 'zod';
 import type { JobResult, JobSpec, WriteTool } from './protocol.js';
 
@@ -128,4 +129,53 @@ export function resultOfSteps(result: StepsLike): JobResult {
     done: result.steps.flatMap((step) => step.toolResults.map((r) => r.toolName)),
     inDoubt: [],
   };
+}
+
+/** The tools the job calls, as `jobTools` builds them. */
+type JobTools = ReturnType<typeof jobTools>;
+
+/**
+ * The engine alone: each tool's call one step of the engine (`step(name, run)`, with the
+ * engine's own retries), then the job; every tool that returned is reported done.
+ */
+export async function runAlone(
+  model: LanguageModel,
+  raw: JobTools,
+  step: (name: string, run: () => Promise<unknown>) => Promise<unknown>,
+): Promise<JobResult> {
+  const tools = Object.fromEntries(
+    Object.entries(raw).map(([name, t]) => [
+      name,
+      {
+        ...t,
+        execute: (input: never, options: never) =>
+          step(name, async () => await t.execute?.(input, options)),
+      },
+    ]),
+  ) as unknown as JobTools;
+  const result = await generateText({
+    model,
+    prompt: jobPrompt,
+    tools,
+    stopWhen: isStepCount(10),
+    maxRetries: 0,
+  });
+  return resultOfSteps(result);
+}
+
+/** With recourse: the job through the recovery's tools; its outcome is the report. */
+export async function runWithRecovery(
+  model: LanguageModel,
+  raw: JobTools,
+  recovery: Pick<AiSdkRecovery, 'tools' | 'stopWhen' | 'prepareStep' | 'outcome'>,
+): Promise<JobResult> {
+  await generateText({
+    model,
+    prompt: jobPrompt,
+    tools: recovery.tools(raw),
+    stopWhen: [isStepCount(10), recovery.stopWhen],
+    prepareStep: recovery.prepareStep,
+    maxRetries: 0,
+  });
+  return resultOfOutcome(JSON.parse(JSON.stringify(recovery.outcome())));
 }

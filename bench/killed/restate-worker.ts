@@ -7,15 +7,8 @@ import { callContext, createRecovery } from '@recourse/restate';
 import { createScriptedProvider, serveProvider } from '@recourse/testing';
 import * as restate from '@restatedev/restate-sdk';
 import { durableCalls } from '@restatedev/vercel-ai-middleware';
-import { generateText, isStepCount, wrapLanguageModel } from 'ai';
-import {
-  jobPolicies,
-  jobPrompt,
-  jobScript,
-  jobTools,
-  resultOfOutcome,
-  resultOfSteps,
-} from './job.js';
+import { wrapLanguageModel } from 'ai';
+import { jobPolicies, jobScript, jobTools, runAlone, runWithRecovery } from './job.js';
 import {
   type JobResult,
   type JobSpec,
@@ -53,38 +46,14 @@ const killbenchJob = restate.workflow({
           await never;
         },
       });
-      if (!spec.recourse) {
-        // Restate alone: every tool a ctx.run with no options, so Restate's default retry
-        // policy applies.
-        const tools = Object.fromEntries(
-          Object.entries(raw).map(([name, t]) => [
-            name,
-            {
-              ...t,
-              execute: (input: never, options: never) =>
-                ctx.run(name, async () => (await t.execute?.(input, options)) as never),
-            },
-          ]),
-        ) as unknown as typeof raw;
-        const result = await generateText({
-          model,
-          prompt: jobPrompt,
-          tools,
-          stopWhen: isStepCount(10),
-          maxRetries: 0,
-        });
-        return resultOfSteps(result);
-      }
+      // Restate alone: every tool a ctx.run with no options, so Restate's default retry
+      // policy applies.
+      if (!spec.recourse)
+        return runAlone(model, raw, (name, run) =>
+          ctx.run(name, async () => (await run()) as never),
+        );
       const recovery = createRecovery(ctx, { ledger, policies: jobPolicies(config.downstreamUrl) });
-      await generateText({
-        model,
-        prompt: jobPrompt,
-        tools: recovery.tools(raw),
-        stopWhen: [isStepCount(10), recovery.stopWhen],
-        prepareStep: recovery.prepareStep,
-        maxRetries: 0,
-      });
-      return resultOfOutcome(JSON.parse(JSON.stringify(recovery.outcome())));
+      return runWithRecovery(model, raw, recovery);
     },
   },
 });
