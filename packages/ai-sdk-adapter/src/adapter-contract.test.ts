@@ -1,24 +1,15 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import { createRecovery } from '@recourse/ai-sdk';
 import { describeAdapterContract } from '@recourse/core/testing';
-import {
-  createScriptedProvider,
-  type ProviderServer,
-  type ScriptEntry,
-  startProviderServer,
-  text,
-  toolCall,
-} from '@recourse/testing';
+import { type ScriptEntry, scriptedProviderServer, text, toolCall } from '@recourse/testing';
 import { generateText, isStepCount, jsonSchema, tool } from 'ai';
 import { afterAll, beforeAll } from 'vitest';
 
-const provider = createScriptedProvider();
+const running = scriptedProviderServer();
+const { provider } = running;
 const openai = createOpenAI({ baseURL: provider.baseURL, apiKey: 'test' });
-let server: ProviderServer | undefined;
-beforeAll(() => {
-  server = startProviderServer(provider);
-});
-afterAll(() => server?.close());
+beforeAll(running.start);
+afterAll(running.stop);
 
 describeAdapterContract('@recourse/ai-sdk', {
   start(options, contractTools) {

@@ -1,14 +1,7 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import { createRecovery } from '@recourse/ai-sdk';
 import { describeHostileErrorText } from '@recourse/core/testing';
-import {
-  createScriptedProvider,
-  hostileErrorTexts,
-  type ProviderServer,
-  startProviderServer,
-  text,
-  toolCall,
-} from '@recourse/testing';
+import { hostileErrorTexts, scriptedProviderServer, text, toolCall } from '@recourse/testing';
 import { generateText, isStepCount, tool } from 'ai';
 import { HttpResponse, http } from 'msw';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
@@ -18,7 +11,8 @@ import { failureIn, readContract } from '../test-support/harness.js';
 // The shared hostile-error-text suite (`@recourse/core/testing`): a downstream error body
 // that tries to steer the model changes nothing the policy decides.
 
-const provider = createScriptedProvider();
+const running = scriptedProviderServer();
+const { provider } = running;
 const openai = createOpenAI({ baseURL: provider.baseURL, apiKey: 'test' });
 const models = [
   { api: 'chat', model: () => openai.chat('gpt-4o') },
@@ -27,9 +21,8 @@ const models = [
 
 // What the downstream answers to the current call.
 const downstream = { status: 404, body: '', requests: 0 };
-let running: ProviderServer;
 beforeAll(() => {
-  running = startProviderServer(provider);
+  running.start();
   running.server.use(
     http.get('https://issues.test/issues/:id', () => {
       downstream.requests += 1;
@@ -40,7 +33,7 @@ beforeAll(() => {
     }),
   );
 });
-afterAll(() => running.close());
+afterAll(running.stop);
 beforeEach(() => provider.reset([]));
 
 async function runCall(model: () => ReturnType<typeof openai.chat>, status: number, body: string) {

@@ -1,12 +1,7 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import { ToolCallFailedError, toolCallFailureOf } from '@recourse/ai-sdk';
 import { callContext, type RecoveryContract } from '@recourse/core';
-import {
-  createScriptedProvider,
-  type ProviderServer,
-  type ScriptedProvider,
-  startProviderServer,
-} from '@recourse/testing';
+import { type ScriptedProvider, scriptedProviderServer } from '@recourse/testing';
 import type { AnyHandler } from 'msw';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 
@@ -18,25 +13,20 @@ export function useScriptedProvider(): {
   /** Adds msw handlers (a downstream service the tools call) for the current test only. */
   use: (...handlers: AnyHandler[]) => void;
 } {
-  const provider = createScriptedProvider();
+  const running = scriptedProviderServer();
+  const { provider } = running;
   const openai = createOpenAI({ baseURL: provider.baseURL, apiKey: 'test' });
-  let running: ProviderServer | undefined;
-  beforeAll(() => {
-    running = startProviderServer(provider);
-  });
-  afterAll(() => running?.close());
+  beforeAll(running.start);
+  afterAll(running.stop);
   beforeEach(() => {
     provider.reset([]);
-    running?.server.resetHandlers();
+    running.server.resetHandlers();
   });
   return {
     provider,
     chat: () => openai.chat('gpt-4o'),
     responses: () => openai.responses('gpt-4o'),
-    use: (...handlers) => {
-      if (!running) throw new Error('use() runs inside a test, after the server started');
-      running.server.use(...handlers);
-    },
+    use: (...handlers) => running.server.use(...handlers),
   };
 }
 

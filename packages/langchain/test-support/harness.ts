@@ -1,10 +1,5 @@
 import { ChatOpenAI } from '@langchain/openai';
-import {
-  createScriptedProvider,
-  type ProviderServer,
-  type ScriptedProvider,
-  startProviderServer,
-} from '@recourse/testing';
+import { type ScriptedProvider, scriptedProviderServer } from '@recourse/testing';
 import type { AnyHandler } from 'msw';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 
@@ -16,15 +11,13 @@ export function useScriptedProvider(): {
   /** Adds msw handlers (a downstream service the tools call) for the current test only. */
   use: (...handlers: AnyHandler[]) => void;
 } {
-  const provider = createScriptedProvider();
-  let running: ProviderServer | undefined;
-  beforeAll(() => {
-    running = startProviderServer(provider);
-  });
-  afterAll(() => running?.close());
+  const running = scriptedProviderServer();
+  const { provider } = running;
+  beforeAll(running.start);
+  afterAll(running.stop);
   beforeEach(() => {
     provider.reset([]);
-    running?.server.resetHandlers();
+    running.server.resetHandlers();
   });
   return {
     provider,
@@ -35,10 +28,7 @@ export function useScriptedProvider(): {
         maxRetries: 0,
         configuration: { baseURL: provider.baseURL },
       }),
-    use: (...handlers) => {
-      if (!running) throw new Error('use() runs inside a test, after the server started');
-      running.server.use(...handlers);
-    },
+    use: (...handlers) => running.server.use(...handlers),
   };
 }
 

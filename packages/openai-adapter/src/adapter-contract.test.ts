@@ -1,25 +1,18 @@
 import { describeAdapterContract } from '@recourse/core/testing';
 import { createRecovery } from '@recourse/openai';
-import {
-  createScriptedProvider,
-  type ProviderServer,
-  type ScriptEntry,
-  startProviderServer,
-  text,
-  toolCall,
-} from '@recourse/testing';
+import { type ScriptEntry, scriptedProviderServer, text, toolCall } from '@recourse/testing';
 import OpenAI from 'openai';
 import { afterAll, beforeAll } from 'vitest';
 
-const provider = createScriptedProvider();
-let server: ProviderServer | undefined;
+const running = scriptedProviderServer();
+const { provider } = running;
 let client: OpenAI;
 beforeAll(() => {
-  server = startProviderServer(provider);
+  running.start();
   // The client captures fetch at construction: after msw is installed.
   client = new OpenAI({ apiKey: 'test', baseURL: provider.baseURL, maxRetries: 0 });
 });
-afterAll(() => server?.close());
+afterAll(running.stop);
 
 describeAdapterContract('@recourse/openai', {
   start(options, contractTools) {

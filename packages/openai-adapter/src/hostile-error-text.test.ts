@@ -1,12 +1,5 @@
 import { describeHostileErrorText } from '@recourse/core/testing';
-import {
-  createScriptedProvider,
-  hostileErrorTexts,
-  type ProviderServer,
-  startProviderServer,
-  text,
-  toolCall,
-} from '@recourse/testing';
+import { hostileErrorTexts, scriptedProviderServer, text, toolCall } from '@recourse/testing';
 import { HttpResponse, http } from 'msw';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
@@ -17,11 +10,11 @@ import { contractFor, createClient, type Mode, modes, runLoop } from './test-sup
 // The shared hostile-error-text suite (`@recourse/core/testing`): a downstream error body
 // that tries to steer the model changes nothing the policy decides.
 
-const provider = createScriptedProvider();
+const running = scriptedProviderServer();
+const { provider } = running;
 const downstream = { status: 404, body: '', requests: 0 };
-let running: ProviderServer;
 beforeAll(() => {
-  running = startProviderServer(provider);
+  running.start();
   running.server.use(
     http.get('https://issues.test/issues/:id', () => {
       downstream.requests += 1;
@@ -32,7 +25,7 @@ beforeAll(() => {
     }),
   );
 });
-afterAll(() => running.close());
+afterAll(running.stop);
 beforeEach(() => provider.reset());
 
 const issues = () => new OpenAI({ apiKey: 'test', baseURL: 'https://issues.test', maxRetries: 0 });

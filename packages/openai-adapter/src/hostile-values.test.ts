@@ -1,11 +1,9 @@
 import { MemoryLedger } from '@recourse/core';
 import { describeHostileValues } from '@recourse/core/testing';
 import {
-  createScriptedProvider,
   hostileThrownValues,
-  type ProviderServer,
   revokedProxy,
-  startProviderServer,
+  scriptedProviderServer,
   text,
   toolCall,
 } from '@recourse/testing';
@@ -17,12 +15,10 @@ import { createClient, type Mode, modes, outputFor, runLoop } from './test-suppo
 // The shared hostile-values suite (`@recourse/core/testing`) through the real `openai`
 // client against a scripted provider, in every loop mode.
 
-const provider = createScriptedProvider();
-let running: ProviderServer;
-beforeAll(() => {
-  running = startProviderServer(provider);
-});
-afterAll(() => running.close());
+const running = scriptedProviderServer();
+const { provider } = running;
+beforeAll(running.start);
+afterAll(running.stop);
 beforeEach(() => provider.reset());
 
 /** `calls` calls of `act` through the loop; what the model read back for each, and the run. */

@@ -4,9 +4,7 @@ import { type CiReport, describeCheckResults } from '@recourse/core/testing';
 import {
   callService,
   createCiService,
-  createScriptedProvider,
-  type ProviderServer,
-  startProviderServer,
+  scriptedProviderServer,
   text,
   toolCall,
 } from '@recourse/testing';
@@ -23,16 +21,11 @@ import {
   unansweredInRun,
 } from './test-support/harness.js';
 
-const provider = createScriptedProvider();
-let running: ProviderServer;
-beforeAll(() => {
-  running = startProviderServer(provider);
-});
-afterAll(() => running.close());
-beforeEach(() => {
-  provider.reset();
-  running.server.resetHandlers();
-});
+const running = scriptedProviderServer();
+const { provider } = running;
+beforeAll(running.start);
+afterAll(running.stop);
+beforeEach(() => running.reset());
 
 describeCheckResults('check(result, input) in the loop ($api, stream: $stream)', modes, (mode) => ({
   async run(plan) {

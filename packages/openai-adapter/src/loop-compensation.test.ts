@@ -1,19 +1,12 @@
-import {
-  createScriptedProvider,
-  httpError,
-  type ProviderServer,
-  startProviderServer,
-  text,
-  toolCall,
-} from '@recourse/testing';
+import { httpError, scriptedProviderServer, text, toolCall } from '@recourse/testing';
 import { HttpResponse, http } from 'msw';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createRecovery, type OpenAIRecoveryOptions } from './index.js';
 import { callService, createClient, modes, runLoop } from './test-support/harness.js';
 
-const provider = createScriptedProvider();
-let running: ProviderServer;
+const running = scriptedProviderServer();
+const { provider } = running;
 
 /** A cloud API over HTTP: `log` is every change it applied, undos included. */
 const cloud = {
@@ -31,7 +24,7 @@ function answerDelete(queue: number[], applied: string) {
 }
 
 beforeAll(() => {
-  running = startProviderServer(provider);
+  running.start();
   running.server.use(
     http.post('https://cloud.test/vms', async ({ request }) => {
       const { name } = (await request.json()) as { name: string };
@@ -57,7 +50,7 @@ beforeAll(() => {
     ),
   );
 });
-afterAll(() => running.close());
+afterAll(running.stop);
 beforeEach(() => {
   provider.reset();
   Object.assign(cloud, { log: [], deleteVm: [], deleteDns: [], vms: 0 });

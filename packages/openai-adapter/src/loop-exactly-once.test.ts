@@ -1,11 +1,5 @@
 import { callContext, type ToolPolicy } from '@recourse/core';
-import {
-  createScriptedProvider,
-  type ProviderServer,
-  startProviderServer,
-  text,
-  toolCall,
-} from '@recourse/testing';
+import { scriptedProviderServer, text, toolCall } from '@recourse/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createRecovery } from './index.js';
@@ -19,12 +13,10 @@ import {
   unansweredInRun,
 } from './test-support/harness.js';
 
-const provider = createScriptedProvider();
-let running: ProviderServer;
-beforeAll(() => {
-  running = startProviderServer(provider);
-});
-afterAll(() => running.close());
+const running = scriptedProviderServer();
+const { provider } = running;
+beforeAll(running.start);
+afterAll(running.stop);
 beforeEach(() => provider.reset());
 
 const refundArgs = { paymentId: 'p-42', amount: 100 };

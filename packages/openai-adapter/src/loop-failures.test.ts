@@ -1,11 +1,5 @@
 import { shellResources, urlResource } from '@recourse/core';
-import {
-  createScriptedProvider,
-  type ProviderServer,
-  startProviderServer,
-  text,
-  toolCall,
-} from '@recourse/testing';
+import { scriptedProviderServer, text, toolCall } from '@recourse/testing';
 import { HttpResponse, http } from 'msw';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -21,11 +15,11 @@ import {
 } from './test-support/harness.js';
 
 const secret = 'ghp_0123456789abcdefghijABCDEFGHIJ012345';
-const provider = createScriptedProvider();
-let running: ProviderServer;
+const running = scriptedProviderServer();
+const { provider } = running;
 const github = { requests: [] as string[] };
 beforeAll(() => {
-  running = startProviderServer(provider);
+  running.start();
   // A downstream API reached through a real client, so tools throw real APIError objects.
   running.server.use(
     http.get('https://github.test/repos/:owner/:repo', ({ params }) => {
@@ -40,7 +34,7 @@ beforeAll(() => {
     }),
   );
 });
-afterAll(() => running.close());
+afterAll(running.stop);
 beforeEach(() => {
   provider.reset();
   github.requests.length = 0;

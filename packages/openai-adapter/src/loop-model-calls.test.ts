@@ -1,24 +1,14 @@
 import { createFakeClock } from '@recourse/core/testing';
-import {
-  createScriptedProvider,
-  httpError,
-  type ProviderServer,
-  startProviderServer,
-  streamError,
-  text,
-  toolCall,
-} from '@recourse/testing';
+import { httpError, scriptedProviderServer, streamError, text, toolCall } from '@recourse/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createRecovery } from './index.js';
 import { createClient, driveClock, modes, runLoop } from './test-support/harness.js';
 
-const provider = createScriptedProvider();
-let running: ProviderServer;
-beforeAll(() => {
-  running = startProviderServer(provider);
-});
-afterAll(() => running.close());
+const running = scriptedProviderServer();
+const { provider } = running;
+beforeAll(running.start);
+afterAll(running.stop);
 beforeEach(() => provider.reset());
 
 function setUp() {

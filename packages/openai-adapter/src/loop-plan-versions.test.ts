@@ -1,13 +1,7 @@
 // The shared plan-versions suite (`@recourse/core/testing`) through the real `openai` client
 // against a scripted provider, in every loop mode.
 import { describePlanVersions } from '@recourse/core/testing';
-import {
-  createScriptedProvider,
-  type ProviderServer,
-  startProviderServer,
-  text,
-  toolCall,
-} from '@recourse/testing';
+import { scriptedProviderServer, text, toolCall } from '@recourse/testing';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { z } from 'zod';
 import {
@@ -25,16 +19,11 @@ import {
   unansweredInRun,
 } from './test-support/harness.js';
 
-const provider = createScriptedProvider();
-let running: ProviderServer;
-beforeAll(() => {
-  running = startProviderServer(provider);
-});
-afterAll(() => running.close());
-beforeEach(() => {
-  provider.reset();
-  running.server.resetHandlers();
-});
+const running = scriptedProviderServer();
+const { provider } = running;
+beforeAll(running.start);
+afterAll(running.stop);
+beforeEach(() => running.reset());
 
 describePlanVersions('plan versions in the loop ($api, stream: $stream)', modes, (mode) => ({
   // A Chat conversation keeps each step's system message in its history.

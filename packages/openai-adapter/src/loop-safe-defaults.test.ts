@@ -6,13 +6,7 @@ import {
   type ToolPolicy,
 } from '@recourse/core';
 import { createFakeClock } from '@recourse/core/testing';
-import {
-  createScriptedProvider,
-  type ProviderServer,
-  startProviderServer,
-  text,
-  toolCall,
-} from '@recourse/testing';
+import { scriptedProviderServer, text, toolCall } from '@recourse/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -31,12 +25,10 @@ import {
   unansweredInRun,
 } from './test-support/harness.js';
 
-const provider = createScriptedProvider();
-let running: ProviderServer;
-beforeAll(() => {
-  running = startProviderServer(provider);
-});
-afterAll(() => running.close());
+const running = scriptedProviderServer();
+const { provider } = running;
+beforeAll(running.start);
+afterAll(running.stop);
 beforeEach(() => provider.reset());
 
 const refundArgs = { paymentId: 'p-42', amount: 100 };

@@ -2,13 +2,7 @@
 // (`@recourse/core/testing`) through the real `openai` client, which hands them to the
 // runtime as one turn. In-flight counts and the downstream's own record, never times.
 import { describeTurnCalls } from '@recourse/core/testing';
-import {
-  createScriptedProvider,
-  type ProviderServer,
-  startProviderServer,
-  text,
-  toolCall,
-} from '@recourse/testing';
+import { scriptedProviderServer, text, toolCall } from '@recourse/testing';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { createTurnShop, turnPolicies } from '../../ai-sdk-adapter/test-support/turn-shop.js';
 import { createRecovery } from './index.js';
@@ -21,16 +15,11 @@ import {
   unansweredInRun,
 } from './test-support/harness.js';
 
-const provider = createScriptedProvider();
-let running: ProviderServer;
-beforeAll(() => {
-  running = startProviderServer(provider);
-});
-afterAll(() => running.close());
-beforeEach(() => {
-  provider.reset();
-  running.server.resetHandlers();
-});
+const running = scriptedProviderServer();
+const { provider } = running;
+beforeAll(running.start);
+afterAll(running.stop);
+beforeEach(() => running.reset());
 
 function setUp(options: { onDenial?: 'continue'; parallelWrites?: boolean } = {}) {
   const shop = createTurnShop();

@@ -1,10 +1,4 @@
-import {
-  createScriptedProvider,
-  type ProviderServer,
-  startProviderServer,
-  text,
-  toolCall,
-} from '@recourse/testing';
+import { scriptedProviderServer, text, toolCall } from '@recourse/testing';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { ResponseInputItem } from 'openai/resources/responses/responses';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
@@ -12,12 +6,10 @@ import { z } from 'zod';
 import { createRecovery } from './index.js';
 import { createClient, unansweredCallIds } from './test-support/harness.js';
 
-const provider = createScriptedProvider();
-let running: ProviderServer;
-beforeAll(() => {
-  running = startProviderServer(provider);
-});
-afterAll(() => running.close());
+const running = scriptedProviderServer();
+const { provider } = running;
+beforeAll(running.start);
+afterAll(running.stop);
 beforeEach(() => provider.reset());
 
 function setUp() {

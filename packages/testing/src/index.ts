@@ -7,6 +7,8 @@ export { describeError, httpError, streamError } from './http-error.js';
 export type { ProviderApi, ProviderRequest, ToolResult } from './provider-request.js';
 export type { ProviderServer, ProviderServerOptions } from './provider-server.js';
 export { startProviderServer } from './provider-server.js';
+export type { ScriptedProviderServer } from './provider-server-hooks.js';
+export { scriptedProviderServer } from './provider-server-hooks.js';
 export type {
   ScriptedErrorData,
   ScriptedHttpError,

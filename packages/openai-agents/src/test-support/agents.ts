@@ -1,10 +1,5 @@
 import { setDefaultOpenAIClient, setOpenAIAPI, setTracingDisabled } from '@openai/agents';
-import {
-  createScriptedProvider,
-  type ProviderServer,
-  type ScriptEntry,
-  startProviderServer,
-} from '@recourse/testing';
+import { type ProviderServer, type ScriptEntry, scriptedProviderServer } from '@recourse/testing';
 import { http, passthrough } from 'msw';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
@@ -16,11 +11,11 @@ import { createServices } from './services.js';
  * Tracing is off (its exporter would post to the real OpenAI).
  */
 export function useAgentsHarness() {
-  const provider = createScriptedProvider();
+  const running = scriptedProviderServer();
+  const { provider } = running;
   const { services, handlers } = createServices();
-  let running: ProviderServer;
   beforeAll(() => {
-    running = startProviderServer(provider);
+    running.start();
     running.server.use(...handlers);
     setTracingDisabled(true);
     setOpenAIAPI('responses');
@@ -29,7 +24,7 @@ export function useAgentsHarness() {
       new OpenAI({ apiKey: 'test', baseURL: provider.baseURL, maxRetries: 0 }),
     );
   });
-  afterAll(() => running.close());
+  afterAll(running.stop);
   beforeEach(() => {
     provider.reset();
     services.reset();
