@@ -59,6 +59,22 @@ export interface JobToolHooks {
   worker: number;
 }
 
+/**
+ * A 429 with a Retry-After of `seconds`, thrown once (the first attempt of reserve_stock);
+ * with no seconds, never.
+ */
+export function retryAfterOnce(seconds: number | undefined): () => Error | undefined {
+  let thrown = false;
+  return () => {
+    if (seconds === undefined || thrown) return undefined;
+    thrown = true;
+    return Object.assign(new Error('429 Too Many Requests'), {
+      status: 429,
+      headers: new Headers({ 'retry-after': String(seconds) }),
+    });
+  };
+}
+
 /** The job's tools, over the file downstreams (they survive a SIGKILL and serve every process). */
 export function jobTools(downstreams: JobDownstreams, hooks: JobToolHooks) {
   const write = async (name: WriteTool, target: FileDownstream) => {

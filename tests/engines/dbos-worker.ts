@@ -9,7 +9,13 @@ import { callContext, createRecovery } from '@recourse/dbos';
 import { PostgresLedger } from '@recourse/store-postgres';
 import { createScriptedProvider, serveProvider } from '@recourse/testing';
 import { generateText, isStepCount, type LanguageModelMiddleware, wrapLanguageModel } from 'ai';
-import { jobScript, jobTools, openJobDownstreams, writeTools } from './agent-job.js';
+import {
+  jobScript,
+  jobTools,
+  openJobDownstreams,
+  retryAfterOnce,
+  writeTools,
+} from './agent-job.js';
 import {
   type DbosWorkerConfig,
   dbosWorkerVariable,
@@ -90,7 +96,6 @@ async function agentJob(spec: JobSpec): Promise<unknown> {
   running.set(spec.workflowId, { spec, clock });
   send({ type: 'running', workflowId: spec.workflowId });
   const downstreams = openJobDownstreams(spec.downstreamDir);
-  let rateLimited = false;
   const raw = jobTools(downstreams, {
     worker: config.worker,
     point: (name) => point(spec, name),
@@ -99,14 +104,7 @@ async function agentJob(spec: JobSpec): Promise<unknown> {
     },
     key: () =>
       spec.recourse ? callContext().idempotencyKey : `${DBOS.workflowID}:${String(DBOS.stepID)}`,
-    rateLimitOnce: () => {
-      if (!spec.wait || rateLimited || !config.first) return undefined;
-      rateLimited = true;
-      return Object.assign(new Error('429 Too Many Requests'), {
-        status: 429,
-        headers: new Headers({ 'retry-after': String(spec.wait.retryAfterSeconds) }),
-      });
-    },
+    rateLimitOnce: retryAfterOnce(config.first ? spec.wait?.retryAfterSeconds : undefined),
   });
   const prompt = 'Fulfil order o-1 for acme';
   if (!spec.recourse) {

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openJobDownstreams, type WriteTool, writeTools } from './agent-job.js';
+import { writeTools } from './agent-job.js';
 import { type JobReport, type JobSpec, takeOverQueueOf } from './dbos-protocol.js';
+import { expectResumedAsUncrashed, type JobOutcome, writeCounts } from './job-checks.js';
 import { type DbosWorker, startDbosWorker } from './spawn-dbos-worker.js';
 
 const serverUrl = process.env.RECOURSE_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -170,31 +171,8 @@ async function leaseEndOf(workflowId: string): Promise<number | undefined> {
   }
 }
 
-interface Counts {
-  requests: number;
-  applied: number;
-}
-
-function countsOf(s: Scenario): Record<WriteTool, Counts> {
-  const downstreams = openJobDownstreams(s.spec.downstreamDir);
-  const of = (d: (typeof downstreams)['stock']) => ({
-    requests: d.requests().length,
-    applied: d.writes().length,
-  });
-  return {
-    reserve_stock: of(downstreams.stock),
-    charge_card: of(downstreams.payments),
-    send_letter: of(downstreams.letters),
-  };
-}
-
-type OutcomeLike = {
-  status: string;
-  completed_steps: string[];
-  recoveries: { tool: string }[];
-  needs_reconciliation?: { tool: string }[];
-};
-const outcomeOf = (s: Scenario) => reports.get(s.spec.workflowId)?.result as OutcomeLike;
+const countsOf = (s: Scenario) => writeCounts(s.spec.downstreamDir);
+const outcomeOf = (s: Scenario) => reports.get(s.spec.workflowId)?.result as JobOutcome;
 
 describe('DBOS: an AI SDK agent job killed with SIGKILL at every point of its writes, resumed', () => {
   it('uncrashed, recourse and the engine alone complete every step, each write once', () => {
@@ -223,22 +201,13 @@ describe('DBOS: an AI SDK agent job killed with SIGKILL at every point of its wr
 
   it.each(withRecourse.filter((s) => s.spec.killAt !== 'during:send_letter'))(
     'with recourse, killed $spec.killAt: every write applied once, the outcome of the uncrashed run',
-    (s) => {
-      const reference = outcomeOf(uncrashed.recourse);
-      const outcome = outcomeOf(s);
-      expect({ status: outcome.status, completed_steps: outcome.completed_steps }).toEqual({
-        status: reference.status,
-        completed_steps: reference.completed_steps,
-      });
-      const counts = countsOf(s);
-      for (const tool of writeTools) expect(counts[tool].applied, tool).toBe(1);
-      // Never re-sent: the letter (neither reconcile nor idempotent) and the charge (reconciled).
-      expect(counts.send_letter.requests).toBe(1);
-      expect(counts.charge_card.requests).toBe(1);
-      // Only the recoveries the crash made necessary, each of the write it hit.
-      for (const recovery of outcome.recoveries)
-        expect(s.spec.killAt?.endsWith(recovery.tool)).toBe(true);
-    },
+    (s) =>
+      expectResumedAsUncrashed(
+        outcomeOf(uncrashed.recourse),
+        outcomeOf(s),
+        countsOf(s),
+        s.spec.killAt,
+      ),
   );
 
   it('with recourse, killed during the write with neither: in doubt and reported, never re-sent', () => {

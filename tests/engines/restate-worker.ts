@@ -14,7 +14,13 @@ import {
   type ToolSet,
   wrapLanguageModel,
 } from 'ai';
-import { jobScript, jobTools, openJobDownstreams, writeTools } from './agent-job.js';
+import {
+  jobScript,
+  jobTools,
+  openJobDownstreams,
+  retryAfterOnce,
+  writeTools,
+} from './agent-job.js';
 import type { JobSpec } from './dbos-protocol.js';
 import {
   type RestateJobReport,
@@ -91,7 +97,6 @@ const agentJob = restate.workflow({
         worker: config.worker,
       });
       const downstreams = openJobDownstreams(spec.downstreamDir);
-      let rateLimited = false;
       const raw = jobTools(downstreams, {
         worker: config.worker,
         point: (name) => point(spec, name),
@@ -99,14 +104,7 @@ const agentJob = restate.workflow({
           if (name === 'reserve_stock') clock.sentAt.push(clock.now());
         },
         key: () => (spec.recourse ? callContext().idempotencyKey : `${ctx.key}:${name()}`),
-        rateLimitOnce: () => {
-          if (!spec.wait || rateLimited || !config.first) return undefined;
-          rateLimited = true;
-          return Object.assign(new Error('429 Too Many Requests'), {
-            status: 429,
-            headers: new Headers({ 'retry-after': String(spec.wait.retryAfterSeconds) }),
-          });
-        },
+        rateLimitOnce: retryAfterOnce(config.first ? spec.wait?.retryAfterSeconds : undefined),
       });
       let current = '';
       const name = () => current;

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openJobDownstreams, type WriteTool, writeTools } from './agent-job.js';
+import { writeTools } from './agent-job.js';
 import type { JobSpec } from './dbos-protocol.js';
+import { expectResumedAsUncrashed, type JobOutcome, writeCounts } from './job-checks.js';
 import {
   attach,
   blockingAll,
@@ -131,19 +132,9 @@ function leaseEndOf(workflowId: string): number | undefined {
   }
 }
 
-function countsOf(spec: JobSpec): Record<WriteTool, { requests: number; applied: number }> {
-  const d = openJobDownstreams(spec.downstreamDir);
-  const of = (x: typeof d.stock) => ({ requests: x.requests().length, applied: x.writes().length });
-  return { reserve_stock: of(d.stock), charge_card: of(d.payments), send_letter: of(d.letters) };
-}
+const countsOf = (spec: JobSpec) => writeCounts(spec.downstreamDir);
 
-type OutcomeLike = {
-  status: string;
-  completed_steps: string[];
-  recoveries: { tool: string }[];
-  needs_reconciliation?: { tool: string }[];
-};
-const outcomeOf = (spec: JobSpec) => reports.get(spec.workflowId)?.result as OutcomeLike;
+const outcomeOf = (spec: JobSpec) => reports.get(spec.workflowId)?.result as JobOutcome;
 
 describe('Restate: an AI SDK agent job whose service process is killed with SIGKILL at every point of its writes', () => {
   it('uncrashed, recourse and Restate alone complete every step, each write once', () => {
@@ -173,22 +164,13 @@ describe('Restate: an AI SDK agent job whose service process is killed with SIGK
 
   it.each(withRecourse.filter((s) => s.killAt !== 'during:send_letter'))(
     'with recourse, killed $killAt: every write applied once, the outcome of the uncrashed run',
-    (spec) => {
-      const reference = outcomeOf(uncrashed.recourse);
-      const outcome = outcomeOf(spec);
-      expect({ status: outcome.status, completed_steps: outcome.completed_steps }).toEqual({
-        status: reference.status,
-        completed_steps: reference.completed_steps,
-      });
-      const counts = countsOf(spec);
-      for (const tool of writeTools) expect(counts[tool].applied, tool).toBe(1);
-      // Never re-sent: the letter (neither reconcile nor idempotent) and the charge (reconciled).
-      expect(counts.charge_card.requests).toBe(1);
-      expect(counts.send_letter.requests).toBe(1);
-      // Only the recoveries the crash made necessary, each of the write it hit.
-      for (const recovery of outcome.recoveries)
-        expect(spec.killAt?.endsWith(recovery.tool)).toBe(true);
-    },
+    (spec) =>
+      expectResumedAsUncrashed(
+        outcomeOf(uncrashed.recourse),
+        outcomeOf(spec),
+        countsOf(spec),
+        spec.killAt,
+      ),
   );
 
   it('with recourse, killed during the write with neither: in doubt and reported, never re-sent', () => {
