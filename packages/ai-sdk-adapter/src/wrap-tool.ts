@@ -1,5 +1,6 @@
 import {
   isMcpErrorResult,
+  isThenable,
   jsonError,
   McpToolError,
   mcpErrorText,
@@ -68,8 +69,11 @@ export function wrapTool<T>(tool: T, options: WrapToolOptions): T {
   // A tool's own toModelOutput decides what the model reads; without one the SDK sends JSON.
   const sendsJson = typeof (tool as { toModelOutput?: unknown }).toModelOutput !== 'function';
 
-  /** One call through the runtime; `forward` receives the values of the current attempt. */
-  const run = async (
+  /**
+   * One call through the runtime; `forward` receives the values of the current attempt.
+   * A plain `then`, not an async function: the common path has no async frame of its own.
+   */
+  const run = (
     input: unknown,
     executeOptions: ExecuteOptions,
     forward?: (value: unknown) => void,
@@ -77,7 +81,7 @@ export function wrapTool<T>(tool: T, options: WrapToolOptions): T {
     const toolCallId = executeOptions?.toolCallId ?? '';
     onHandled(toolCallId);
     let attempts = 0;
-    const result = await runtime.execute({
+    const executing = runtime.execute({
       toolName,
       toolCallId,
       input,
@@ -101,14 +105,16 @@ export function wrapTool<T>(tool: T, options: WrapToolOptions): T {
           : finish(produced, onValue);
       },
     });
-    if (!result.ok) return failed(result);
-    const value = modelValue(result);
-    const unsendable = sendsJson ? jsonError(value) : undefined;
-    if (unsendable === undefined) return value;
-    // The SDK would throw out of the loop when it serialises it: the model is told instead.
-    return failed(
-      await runtime.recordUnsendableResult({ toolName, toolCallId, input, error: unsendable }),
-    );
+    return executing.then((result) => {
+      if (!result.ok) return failed(result);
+      const value = modelValue(result);
+      const unsendable = sendsJson ? jsonError(value) : undefined;
+      if (unsendable === undefined) return value;
+      // The SDK would throw out of the loop when it serialises it: the model is told instead.
+      return runtime
+        .recordUnsendableResult({ toolName, toolCallId, input, error: unsendable })
+        .then(failed);
+    });
   };
 
   /** A failed call as the SDK gets it: the contract as the result, or thrown. */
@@ -183,14 +189,6 @@ async function drain(
 function checked(value: unknown): unknown {
   if (isMcpErrorResult(value)) throw new McpToolError(mcpErrorText(value), value);
   return value;
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    (typeof value === 'object' || typeof value === 'function') &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {

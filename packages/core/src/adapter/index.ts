@@ -47,5 +47,6 @@ export {
   type WrappedToolNames,
   type WrappedToolNamesOptions,
 } from './adapter-runtime.js';
+export { isThenable } from '../thenable.js';
 export { jsonError, modelText } from './json-checks.js';
 export { isMcpErrorResult, McpToolError, mcpErrorText, policyFromAnnotations } from './mcp.js';

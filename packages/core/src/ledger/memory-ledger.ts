@@ -13,7 +13,7 @@ import type {
   StoredResult,
 } from './ledger.js';
 import {
-  createToken,
+  ClaimTokens,
   isPastRetention,
   planClaim,
   planComplete,
@@ -49,6 +49,7 @@ export class MemoryLedger implements Ledger {
   readonly #options: ResolvedLedgerOptions;
   readonly #maxRecords: number;
   readonly #records = new Map<string, StoredRecord>();
+  readonly #tokens = new ClaimTokens();
   readonly #repairs = new Map<string, number>();
   readonly #facts = new Map<string, Map<string, unknown>>();
   readonly #watchers = new Map<string, Set<() => void>>();
@@ -81,7 +82,7 @@ export class MemoryLedger implements Ledger {
       request,
       now,
       this.#options,
-      createToken(),
+      this.#tokens.next(),
     );
     if (plan.write) {
       this.#records.set(request.key, plan.write);

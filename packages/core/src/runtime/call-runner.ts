@@ -61,7 +61,13 @@ export function createCallRunner(parts: CallRunnerParts): CallRunner {
     if (tool.effects === 'undeclared') noteUndeclared(tool.name);
     const call = new Call(run, tool, request);
     // Joined before anything is awaited: the turn's order is the order calls are handed over.
-    return runCall(call, joinTurn(turns, call));
+    const place = joinTurn(turns, call);
+    try {
+      return runCall(call, place);
+    } catch (error) {
+      // A throw before the first await (a tracer's, say) rejects, as from an async function.
+      return abortCall(call, place, error);
+    }
   };
 
   /** Asks the guard only when the run's facts could refuse: undefined costs no promise. */
@@ -77,7 +83,7 @@ export function createCallRunner(parts: CallRunnerParts): CallRunner {
   const admit = (
     call: Call,
     place: TurnPlace | undefined,
-  ): CallEnding | undefined | Promise<CallEnding | undefined> => {
+  ): Promise<CallEnding | undefined> | undefined => {
     const refused = guard(call);
     if (refused === undefined) return place?.waits ? waitTurn(call, place) : undefined;
     return refused.then((ending) => (ending || !place?.waits ? ending : waitTurn(call, place)));
@@ -86,47 +92,98 @@ export function createCallRunner(parts: CallRunnerParts): CallRunner {
   const waitTurn = (call: Call, place: TurnPlace) =>
     place.wait(call.request.signal, () => guard(call));
 
-  const runCall = async (call: Call, place: TurnPlace | undefined): Promise<ToolCallResult> => {
+  /**
+   * The call admitted, executed and concluded. Admitted at once (nothing could refuse it,
+   * nothing to wait for: the common path), it runs without an async frame of its own.
+   */
+  const runCall = (call: Call, place: TurnPlace | undefined): Promise<ToolCallResult> => {
     const { tool, request } = call;
     if (run.telemetry) {
-      call.span = run.telemetry.start({
-        runId: run.runId,
-        toolName: tool.name,
-        toolCallId: request.toolCallId,
-      });
+      call.span = run.telemetry.start(run.runId, tool.name, request.toolCallId);
     }
-    let wasStopped = state.terminal !== undefined;
-    const spanKey = () => (tool.claims ? call.knownKey || undefined : undefined);
-    let ending: CallEnding;
+    let admitted: Promise<CallEnding | undefined> | undefined;
     try {
-      try {
-        const admitted = admit(call, place);
-        const refused = admitted instanceof Promise ? await admitted : admitted;
-        wasStopped = state.terminal !== undefined;
-        ending = refused ?? (await executeCall(call));
-      } catch (error) {
-        call.span?.abort({
-          attempts: call.attempts,
-          key: spanKey(),
-          failure: call.lastDecided,
-        });
-        throw error; // the caller's own abort
-      }
-      const result = concluder.conclude(call, ending);
+      admitted = admit(call, place);
+    } catch (error) {
+      return runAdmitted(call, place, Promise.reject(error));
+    }
+    if (admitted !== undefined) return runAdmitted(call, place, admitted);
+    const wasStopped = state.terminal !== undefined;
+    return executeCall(call).then(
+      (ending) => finishCall(call, place, ending, wasStopped),
+      (error: unknown) => abortCall(call, place, error),
+    );
+  };
+
+  /** The same, once the guard answered or the turn's wait is over. */
+  const runAdmitted = async (
+    call: Call,
+    place: TurnPlace | undefined,
+    admitted: Promise<CallEnding | undefined>,
+  ): Promise<ToolCallResult> => {
+    let ending: CallEnding;
+    let wasStopped: boolean;
+    try {
+      const refused = await admitted;
+      wasStopped = state.terminal !== undefined;
+      ending = refused ?? (await executeCall(call));
+    } catch (error) {
+      return abortCall(call, place, error);
+    }
+    return finishCall(call, place, ending, wasStopped);
+  };
+
+  /** How the call ended, into the run's state and its span; the turn forgets it after. */
+  const finishCall = (
+    call: Call,
+    place: TurnPlace | undefined,
+    ending: CallEnding,
+    wasStopped: boolean,
+  ): ToolCallResult | Promise<ToolCallResult> => {
+    let result: ToolCallResult;
+    try {
+      result = concluder.conclude(call, ending);
       call.span?.end(ending, {
         attempts: call.attempts,
-        key: spanKey(),
+        key: spanKey(call),
         recovered:
           call.firstFailure && call.recoveredBy
             ? { failureClass: call.firstFailure.failureClass, action: call.recoveredBy }
             : undefined,
       });
-      if (onStopped && !wasStopped && state.terminal) await onStopped();
-      return result;
-    } finally {
+    } catch (error) {
+      place?.leave();
+      throw error;
+    }
+    if (!onStopped || wasStopped || !state.terminal) {
       // The turn forgets the call once it settled: the later calls waiting for it wake.
       place?.leave();
+      return result;
     }
+    return onStopped().then(
+      () => {
+        place?.leave();
+        return result;
+      },
+      (error: unknown) => {
+        place?.leave();
+        throw error;
+      },
+    );
+  };
+
+  /** The caller's own abort (or a pause): the span says so, and the error goes on up. */
+  const abortCall = async (
+    call: Call,
+    place: TurnPlace | undefined,
+    error: unknown,
+  ): Promise<never> => {
+    try {
+      call.span?.abort({ attempts: call.attempts, key: spanKey(call), failure: call.lastDecided });
+    } finally {
+      place?.leave();
+    }
+    throw error;
   };
 
   const recordFailure = async (
@@ -134,11 +191,7 @@ export function createCallRunner(parts: CallRunnerParts): CallRunner {
     known?: Classification | undefined,
   ): Promise<ToolCallFailure> => {
     // Traced like any call (attempts 0), so a repair or poison the SDK caused shows too.
-    const span = run.telemetry?.start({
-      runId: run.runId,
-      toolName: request.toolName,
-      toolCallId: request.toolCallId,
-    });
+    const span = run.telemetry?.start(run.runId, request.toolName, request.toolCallId);
     const wasStopped = state.terminal !== undefined;
     // A later write of its turn waits for this verdict (a poison step stops the turn too).
     const place = turns.join(request.turn, {
@@ -182,6 +235,11 @@ export function createCallRunner(parts: CallRunnerParts): CallRunner {
   };
 
   return { execute, recordFailure: (request) => recordFailure(request), recordUnsendableResult };
+}
+
+/** The key a call's span names: a claimed call's, once it can be had. */
+function spanKey(call: Call): string | undefined {
+  return call.tool.claims ? call.knownKey || undefined : undefined;
 }
 
 /** The call's place in its turn, when the adapter named one. */

@@ -47,7 +47,8 @@ export interface ModelSpan {
  * nothing records (no tracer, no meter provider): then nothing is built.
  */
 export interface Telemetry {
-  start(call: { runId: string; toolName: string; toolCallId: string }): CallSpan | undefined;
+  /** Positional, like `startModel`: asking costs no allocation when nothing records. */
+  start(runId: string, toolName: string, toolCallId: string): CallSpan | undefined;
   /** Positional, so that asking costs no allocation when nothing records. */
   startModel(runId: string, request: ModelRequest | undefined): ModelSpan | undefined;
 }

@@ -14,7 +14,7 @@ import type {
   StoredResult,
 } from '../ledger/ledger.js';
 import {
-  createToken,
+  ClaimTokens,
   isPastRetention,
   planClaim,
   planComplete,
@@ -69,6 +69,7 @@ export class SqliteLedger implements Ledger {
   readonly #db: DatabaseSync;
   readonly #path: string;
   readonly #sql: SqliteStatements;
+  readonly #tokens = new ClaimTokens();
   #claimsSincePurge = 0;
 
   constructor(options: SqliteLedgerOptions) {
@@ -112,7 +113,7 @@ export class SqliteLedger implements Ledger {
     return this.#transaction('claim', () => {
       if (++this.#claimsSincePurge >= purgeEvery) this.#purge();
       const stored = this.#read(request.key);
-      const plan = planClaim(stored, request, this.#now(), this.#options, createToken());
+      const plan = planClaim(stored, request, this.#now(), this.#options, this.#tokens.next());
       if (plan.write) this.#write(plan.write);
       return plan.result;
     });

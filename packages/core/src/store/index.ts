@@ -29,6 +29,7 @@ export {
 } from '../ledger/ledger.js';
 export {
   type ClaimPlan,
+  ClaimTokens,
   createToken,
   isPastRetention,
   planClaim,

@@ -66,9 +66,19 @@ export interface Instruments {
   modelDurations(): Histogram | undefined;
 }
 
+// Where `@opentelemetry/api` 1.x (the peer range) keeps what was registered globally: a
+// provider set with `setGlobalTracerProvider` or `setGlobalMeterProvider` is put there.
+const registryKey = Symbol.for('opentelemetry.js.api.1');
+
+/** The API's global registry, absent until something registers. */
+function registered(): { trace?: unknown; metrics?: unknown } | undefined {
+  return (globalThis as { [registryKey]?: { trace?: unknown; metrics?: unknown } })[registryKey];
+}
+
 /**
  * Finds out, on every call until the answer is yes, whether an SDK is registered. With
- * none, each question costs a provider lookup and a comparison: nothing is allocated.
+ * none registered at all, each question is one property read of the API's registry; with
+ * the registry there, a provider lookup and a comparison. Nothing is allocated.
  * Instruments are created once, on the first call that finds a provider.
  */
 export function createInstruments(api: OtelApi, given?: TracerLike | undefined): Instruments {
@@ -81,6 +91,7 @@ export function createInstruments(api: OtelApi, given?: TracerLike | undefined):
 
   let noopMeters: unknown;
   const meter = (): Meter | undefined => {
+    if (registered()?.metrics === undefined) return undefined;
     const provider = api.metrics?.getMeterProvider();
     if (!provider || provider === noopMeters) return undefined;
     const found = provider.getMeter(scopeName);
@@ -92,6 +103,7 @@ export function createInstruments(api: OtelApi, given?: TracerLike | undefined):
   return {
     tracer() {
       if (tracer) return tracer;
+      if (registered()?.trace === undefined) return undefined;
       const provider = api.trace.getTracerProvider() as { getDelegate?: () => unknown };
       if ((provider.getDelegate?.() ?? provider) === noopTracers) return undefined;
       tracer = api.trace.getTracer(scopeName);

@@ -203,7 +203,7 @@ describe('model requests without an SDK', () => {
   it('build no span: startModel answers undefined and the request runs', async () => {
     const telemetry = resolveTelemetry(undefined);
     expect(telemetry?.startModel('run-1', gpt)).toBeUndefined();
-    expect(telemetry?.start({ runId: 'run-1', toolName: 't', toolCallId: 'c' })).toBeUndefined();
+    expect(telemetry?.start('run-1', 't', 'c')).toBeUndefined();
     const h = createHarness();
     await expect(h.runtime.callModel(async () => 'answer', undefined, gpt)).resolves.toEqual({
       ok: true,

@@ -33,7 +33,7 @@ export function createOtelTelemetry(api: OtelApi, tracer?: TracerLike | undefine
   const outsideModel = new WeakMap<object, unknown>();
 
   return {
-    start({ runId, toolName, toolCallId }) {
+    start(runId, toolName, toolCallId) {
       const active = instruments.tracer();
       const durations = instruments.toolDurations();
       if (!active && !durations) return undefined;

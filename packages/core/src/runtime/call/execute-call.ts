@@ -1,5 +1,6 @@
 import { AttemptTimeoutError } from '../../errors.js';
 import type { ClaimResult } from '../../ledger/ledger.js';
+import { isThenable } from '../../thenable.js';
 import { type CallContext, runInCallContext } from '../call-context.js';
 import { countSuccess } from '../retry-loop.js';
 import type { Call, CallEnding } from './call.js';
@@ -44,19 +45,49 @@ async function executeClaimed(call: Call): Promise<CallEnding> {
   }
 }
 
-/** Attempts until the call ends: a value, or a decision that ends it. */
-async function attempt(call: Call): Promise<CallEnding> {
-  const { run, request } = call;
+/** How an attempt ended: its value, or what it threw. */
+type AttemptResult = { threw: false; value: unknown } | { threw: true; error: unknown };
+
+/**
+ * Attempts until the call ends: a value, or a decision that ends it. The first attempt is
+ * started synchronously, and a value that needs no check and no claim settled ends the
+ * call in a plain `then`: the common path (a read that succeeds) has no async frame of
+ * its own. Everything else goes on in `attemptsAfter`.
+ */
+function attempt(call: Call): Promise<CallEnding> {
+  try {
+    beginAttempt(call);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  let produced: unknown;
+  try {
+    produced = runAttempt(call);
+  } catch (error) {
+    return attemptsAfter(call, { threw: true, error });
+  }
+  if (!isThenable(produced)) return attemptsAfter(call, { threw: false, value: produced });
+  return Promise.resolve(produced).then(
+    (value) =>
+      call.tool.policy.check || call.holdsClaim
+        ? attemptsAfter(call, { threw: false, value })
+        : succeeded(call, value),
+    (error: unknown) => attemptsAfter(call, { threw: true, error }),
+  );
+}
+
+/**
+ * The call from the end of an attempt on: its value checked and its claim settled, or its
+ * failure decided and acted on, attempt after attempt until the call ends.
+ */
+async function attemptsAfter(call: Call, first: AttemptResult): Promise<CallEnding> {
+  const { request } = call;
+  let result = first;
   for (;;) {
-    // Aborted before this attempt (the caller cancelled, or an engine ended the execution
-    // while the call waited): nothing more is sent; a claim not in doubt is let go.
-    request.signal?.throwIfAborted();
-    call.attempts++;
-    if (run.emitter.active)
-      call.emit('call.started', { attempt: call.attempts, input: request.input });
     let ending: CallEnding | undefined;
     try {
-      const value = await runAttempt(call);
+      if (result.threw) throw result.error;
+      const { value } = result;
       const rejected = call.tool.policy.check ? checkResult(call, value) : undefined;
       if (!rejected)
         return call.holdsClaim ? await settleSuccess(call, value) : succeeded(call, value);
@@ -72,6 +103,29 @@ async function attempt(call: Call): Promise<CallEnding> {
       ending = await handleFailure(call, error);
     }
     if (ending) return ending;
+    beginAttempt(call);
+    result = await settledAttempt(call);
+  }
+}
+
+/**
+ * Counts and announces the next attempt. Aborted before it (the caller cancelled, or an
+ * engine ended the execution while the call waited), it throws: nothing more is sent, and
+ * a claim not in doubt is let go.
+ */
+function beginAttempt(call: Call): void {
+  const { run, request } = call;
+  request.signal?.throwIfAborted();
+  call.attempts++;
+  if (run.emitter.active)
+    call.emit('call.started', { attempt: call.attempts, input: request.input });
+}
+
+async function settledAttempt(call: Call): Promise<AttemptResult> {
+  try {
+    return { threw: false, value: await runAttempt(call) };
+  } catch (error) {
+    return { threw: true, error };
   }
 }
 

@@ -1,0 +1,8 @@
+/** A value `await` would wait for: a promise, or any object or function with a `then`. */
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
