@@ -30,6 +30,7 @@ export type { SdkFailure } from '../runtime/model/sdk-failure.js';
 export type { RecoveryOptions, ToolPolicy } from '../runtime/options/recovery-options.js';
 export { optionChecks, validateRecoveryOptions } from '../runtime/options/validate-options.js';
 export type { RecoveryRuntime } from '../runtime/recovery-runtime.js';
+export { isThenable } from '../thenable.js';
 export type {
   AdapterContractDriver,
   AdapterContractRun,
@@ -47,6 +48,5 @@ export {
   type WrappedToolNames,
   type WrappedToolNamesOptions,
 } from './adapter-runtime.js';
-export { isThenable } from '../thenable.js';
 export { jsonError, modelText } from './json-checks.js';
 export { isMcpErrorResult, McpToolError, mcpErrorText, policyFromAnnotations } from './mcp.js';
