@@ -227,11 +227,13 @@ export class Call {
    * write's own success, a reconcile that found the write happened, an undo): when JSON
    * cannot hold the value the record says why, and a `result.unstorable` event says so.
    */
-  async storeResult(value: unknown): Promise<void> {
+  storeResult(value: unknown): Promise<void> {
     const stored = serialiseResult(value);
-    await this.settle('complete', stored);
-    if (stored.unstorable !== undefined)
-      this.emit('result.unstorable', { reason: stored.unstorable });
+    const settled = this.settle('complete', stored);
+    const reason = stored.unstorable;
+    return reason === undefined
+      ? settled
+      : settled.then(() => this.emit('result.unstorable', { reason }));
   }
 
   /**

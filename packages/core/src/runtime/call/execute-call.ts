@@ -50,9 +50,10 @@ type AttemptResult = { threw: false; value: unknown } | { threw: true; error: un
 
 /**
  * Attempts until the call ends: a value, or a decision that ends it. The first attempt is
- * started synchronously, and a value that needs no check and no claim settled ends the
- * call in a plain `then`: the common path (a read that succeeds) has no async frame of
- * its own. Everything else goes on in `attemptsAfter`.
+ * started synchronously, and a value that needs no check ends the call in a plain `then`
+ * (its claim settled first, if it holds one): the common path, a read or a write that
+ * succeeds, has no async frame of its own. Everything else goes on in `attemptsAfter`,
+ * which a throw while settling joins as it would have inside it.
  */
 function attempt(call: Call): Promise<CallEnding> {
   try {
@@ -68,10 +69,15 @@ function attempt(call: Call): Promise<CallEnding> {
   }
   if (!isThenable(produced)) return attemptsAfter(call, { threw: false, value: produced });
   return Promise.resolve(produced).then(
-    (value) =>
-      call.tool.policy.check || call.holdsClaim
-        ? attemptsAfter(call, { threw: false, value })
-        : succeeded(call, value),
+    (value) => {
+      if (call.tool.policy.check) return attemptsAfter(call, { threw: false, value });
+      if (!call.holdsClaim) return succeeded(call, value);
+      try {
+        return settleSuccess(call, value);
+      } catch (error) {
+        return attemptsAfter(call, { threw: true, error });
+      }
+    },
     (error: unknown) => attemptsAfter(call, { threw: true, error }),
   );
 }
@@ -129,15 +135,14 @@ async function settledAttempt(call: Call): Promise<AttemptResult> {
   }
 }
 
-/** A write's success: its result stored once; a tool that may write just lets go of its claim. */
-async function settleSuccess(call: Call, value: unknown): Promise<CallEnding> {
-  if (call.tool.effects === 'write') {
-    await call.storeResult(value);
-  } else {
-    // Claimed to keep a doubt, not to deduplicate its successes.
-    await call.settle('release');
-  }
-  return succeeded(call, value);
+/**
+ * A write's success: its result stored once; a tool that may write just lets go of its
+ * claim (it was claimed to keep a doubt, not to deduplicate its successes). Never rejects:
+ * settling a claim never does.
+ */
+function settleSuccess(call: Call, value: unknown): Promise<CallEnding> {
+  const settled = call.tool.effects === 'write' ? call.storeResult(value) : call.settle('release');
+  return settled.then(() => succeeded(call, value));
 }
 
 function succeeded(call: Call, value: unknown): CallEnding {
@@ -167,11 +172,11 @@ async function claimWrite(call: Call): Promise<CallEnding | undefined> {
           ? { status: 'in_flight', leaseExpiresAt: waitUntil }
           : await run.deadline.bound(
               'claim',
-              run.ledger.claim({
-                key: call.key,
-                payloadHash: call.payloadHash,
-                ...(engine ? { leaseMs: engineLeaseMs } : {}),
-              }),
+              run.ledger.claim(
+                engine
+                  ? { key: call.key, payloadHash: call.payloadHash, leaseMs: engineLeaseMs }
+                  : { key: call.key, payloadHash: call.payloadHash },
+              ),
               releaseLate,
               call,
             );

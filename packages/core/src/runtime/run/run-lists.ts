@@ -22,19 +22,35 @@ export function remember<T>(map: Map<string, T>, item: T, key: (item: T) => stri
   trim(map);
 }
 
+// Where each trimmed map's oldest entry is: a live iterator. A Map's iterator goes on past
+// entries added after it and skips deleted ones, so each trim starts where the last one
+// stopped, instead of walking again over the slots earlier trims emptied (a Map keeps
+// them until it is rehashed: a walk from the front would cost the map's capacity).
+const oldest = new WeakMap<Map<unknown, unknown>, Iterator<[unknown, unknown]>>();
+
 /**
  * Keeps the newest `limit` of a map (`maxEntries` by default), trimming once it is a tenth
- * over: one walk from the front deletes the oldest in a batch, so each call costs O(1) on
- * average and the map is never copied. `dropped` hears of each value let go.
+ * over: the oldest are deleted in a batch, so each call costs O(1) on average and the map
+ * is never copied. `dropped` hears of each value let go.
  */
 export function trim<K, V>(map: Map<K, V>, limit = maxEntries, dropped?: (value: V) => void): void {
   let excess = map.size - limit;
   if (excess <= limit / 10) return;
-  for (const [key, value] of map) {
+  const untyped = map as Map<unknown, unknown>;
+  let entries = oldest.get(untyped) ?? untyped.entries();
+  for (; excess > 0; excess--) {
+    let next = entries.next();
+    if (next.done) {
+      // Walked to the end once (every entry it saw was deleted): start again.
+      entries = untyped.entries();
+      next = entries.next();
+      if (next.done) break;
+    }
+    const [key, value] = next.value as [K, V];
     map.delete(key);
     dropped?.(value);
-    if (--excess === 0) return;
   }
+  oldest.set(untyped, entries);
 }
 
 /**
