@@ -104,7 +104,10 @@ export class RedisLedger implements Ledger {
     const recordKey = this.#recordKey(request.key);
     const token = `${this.#tokenPrefix}.${(++this.#tokens).toString(36)}`;
     const ttlMs = String(this.#ttlMs(leaseMs));
-    if (this.#setNxGet && (await this.#claimFreeKey(recordKey, request, now, leaseMs, token, ttlMs)))
+    if (
+      this.#setNxGet &&
+      (await this.#claimFreeKey(recordKey, request, now, leaseMs, token, ttlMs))
+    )
       return { status: 'acquired', token };
     const reply = (await this.#run(() =>
       this.#scripts.claim(
