@@ -105,6 +105,22 @@ describe('RedisLedger claims of a free key', () => {
       updatedAt: 1_764_636_000_207,
     });
   });
+
+  it.each([
+    ['quotes, a backslash and non-ASCII text', '"\\\u00e9\u{1F600}\n'],
+    ['a lone surrogate (sent as U+FFFD, as a script argument is)', 'h\uD800'],
+  ])('read back a payload hash with %s as the claim script compares it', async (_, hash) => {
+    const clock = createFakeClock(1_000);
+    const ledger = ledgerOn(new Redis(url), { clock, leaseMs: 500 });
+    const key = `hash-text-${randomUUID()}`;
+    expect((await ledger.claim({ key, payloadHash: hash })).status).toBe('acquired');
+    expect(await ledger.claim({ key, payloadHash: hash })).toEqual({
+      status: 'in_flight',
+      leaseExpiresAt: 1_500,
+    });
+    expect(await ledger.claim({ key, payloadHash: `${hash}x` })).toEqual({ status: 'conflict' });
+    expect((await ledger.get(key))?.payloadHash).toBe(Buffer.from(hash).toString());
+  });
 });
 
 describe('RedisLedger on a server that refuses SET with NX and GET (Redis before 7.0)', () => {
