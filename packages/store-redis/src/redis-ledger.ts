@@ -18,7 +18,13 @@ import {
   toStoredResult,
 } from '@recourse/core/store';
 import { Redis } from 'ioredis';
-import { parseFactLog, parseRecord, toFactEntry } from './redis-codec.js';
+import {
+  decodeRecord,
+  encodeInFlightRecord,
+  parseFactLog,
+  parseRecord,
+  toFactEntry,
+} from './redis-codec.js';
 import { RedisFactWatchHub } from './redis-fact-watch.js';
 import {
   defaultKeyPrefix,
@@ -26,7 +32,7 @@ import {
   validateRedisTarget,
 } from './redis-ledger-options.js';
 import { defineScripts, type LedgerScripts } from './redis-scripts-define.js';
-import { redisTarget, toLedgerError } from './to-ledger-error.js';
+import { redisTarget, replyErrorCode, toLedgerError } from './to-ledger-error.js';
 
 // Redis expiry only collects garbage; retention itself is decided against the clock.
 const expiryMarginMs = 60 * 60 * 1000;
@@ -39,10 +45,13 @@ const defaultWatchHeartbeatMs = 5_000;
 
 /**
  * A ledger in Redis (standalone or a primary with replicas; not Cluster), shared by any
- * number of processes. Every read-decide-write is one Lua script, so claims are atomic
- * across connections. A fencing token is made here, not by the server: 64 random bits
- * per ledger instance and a counter, so tokens never repeat across processes and a claim
- * touches no shared key but its own record.
+ * number of processes. Every read-decide-write is one command or one Lua script, so
+ * claims are atomic across connections. A record is one JSON string (`redis-codec.ts`):
+ * a claim of a free key, the common case, is then a plain `SET … NX PX … GET`, about a
+ * third of a script's server time (a script call measured 8–9 µs against 2.9 µs); only
+ * a key that holds something goes on to the claim script. A fencing token is made here,
+ * not by the server: 64 random bits per ledger instance and a counter, so tokens never
+ * repeat across processes and a claim touches no shared key but its own record.
  */
 export class RedisLedger implements Ledger {
   readonly name = 'redis';
@@ -57,6 +66,8 @@ export class RedisLedger implements Ledger {
   /** This instance's part of every token it hands out (64 random bits). */
   readonly #tokenPrefix = randomBytes(8).toString('base64url');
   #tokens = 0;
+  /** False once the server refused `SET … NX … GET`: claims go through the script. */
+  #setNxGet = true;
   /** host:port, for errors. */
   readonly #target: string | undefined;
   /** The owned client's last connection error (its commands only say "closed"). */
@@ -90,15 +101,23 @@ export class RedisLedger implements Ledger {
   async claim(request: ClaimRequest): Promise<ClaimResult> {
     const leaseMs = resolveLeaseMs(request.leaseMs, this.#timings);
     const now = this.#now();
+    const recordKey = this.#recordKey(request.key);
+    const token = `${this.#tokenPrefix}.${(++this.#tokens).toString(36)}`;
+    const ttlMs = String(this.#ttlMs(leaseMs));
+    if (
+      this.#setNxGet &&
+      (await this.#claimFreeKey(recordKey, request, now, leaseMs, token, ttlMs))
+    )
+      return { status: 'acquired', token };
     const reply = (await this.#run(() =>
       this.#scripts.claim(
-        this.#recordKey(request.key),
+        recordKey,
         request.payloadHash,
         String(now),
         String(now + leaseMs),
         String(this.#timings.retentionMs),
-        String(this.#ttlMs(leaseMs)),
-        `${this.#tokenPrefix}.${(++this.#tokens).toString(36)}`,
+        ttlMs,
+        token,
       ),
     )) as (string | null)[];
     const [status, first, second] = reply;
@@ -106,10 +125,40 @@ export class RedisLedger implements Ledger {
     if (status === 'completed')
       return { status: 'completed', result: toStoredResult(first, second) };
     if (status === 'in_flight') return { status: 'in_flight', leaseExpiresAt: Number(first) };
-    const token = first ?? '';
     return second === 'uncertain' || second === 'expired'
       ? { status: 'acquired', token, previous: second }
       : { status: 'acquired', token };
+  }
+
+  /**
+   * The fast path of a claim: one `SET … NX PX … GET`, which writes the in-flight record
+   * only if the key is free and answers what the key held. True when it wrote (nil
+   * answer); false when the claim script must decide: the key holds a record (any state,
+   * maybe past retention), or an earlier version's hash (WRONGTYPE, nothing written), or
+   * the server refuses NX with GET (Redis before 7.0: a syntax error), after which this
+   * ledger claims through the script only. Any other error is thrown, never taken as a
+   * claim.
+   */
+  async #claimFreeKey(
+    recordKey: string,
+    request: ClaimRequest,
+    now: number,
+    leaseMs: number,
+    token: string,
+    ttlMs: string,
+  ): Promise<boolean> {
+    const record = encodeInFlightRecord(request.payloadHash, token, now + leaseMs, now);
+    try {
+      return (await this.#client.set(recordKey, record, 'PX', ttlMs, 'NX', 'GET')) === null;
+    } catch (error) {
+      const reply = replyErrorCode(error);
+      if (reply === 'WRONGTYPE') return false;
+      if (reply === 'ERR') {
+        this.#setNxGet = false;
+        return false;
+      }
+      throw toLedgerError(error, this.#target, this.#connectionError);
+    }
   }
 
   async complete(key: string, token: string, result: StoredResult): Promise<void> {
@@ -167,7 +216,17 @@ export class RedisLedger implements Ledger {
   }
 
   async get(key: string): Promise<LedgerRecord | undefined> {
-    const fields = await this.#run(() => this.#client.hgetall(this.#recordKey(key)));
+    const recordKey = this.#recordKey(key);
+    const fields = await this.#run(async () => {
+      try {
+        const text = await this.#client.get(recordKey);
+        return text === null ? {} : decodeRecord(text);
+      } catch (error) {
+        // An earlier version's record is a hash with the same fields.
+        if (replyErrorCode(error) !== 'WRONGTYPE') throw error;
+        return this.#client.hgetall(recordKey);
+      }
+    });
     return parseRecord(key, fields, this.#now(), this.#timings.retentionMs);
   }
 

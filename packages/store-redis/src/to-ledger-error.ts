@@ -44,3 +44,12 @@ export function redisTarget(options: {
   if (typeof options.host !== 'string') return undefined;
   return `${options.host}:${typeof options.port === 'number' ? options.port : 6379}`;
 }
+
+/**
+ * The code a Redis error reply starts with (`ERR`, `WRONGTYPE`, `READONLY`, …), or
+ * undefined for a failure that is not the server's answer (connection, timeout).
+ */
+export function replyErrorCode(error: unknown): string | undefined {
+  if (!(error instanceof Error) || error.name !== 'ReplyError') return undefined;
+  return /^[A-Z]+/.exec(error.message)?.[0];
+}
