@@ -66,8 +66,11 @@ export class RedisFactWatchHub {
     };
   }
 
-  /** Closes the subscriber connection; every watch stops being live. */
-  close(): void {
+  /**
+   * Closes the subscriber connection; every watch stops being live at once. Resolves when
+   * the connection is closed for good.
+   */
+  close(): Promise<void> {
     this.#closed = true;
     this.#connected = false;
     for (const channel of this.#channels.values()) {
@@ -76,8 +79,12 @@ export class RedisFactWatchHub {
     this.#channels.clear();
     if (this.#heartbeat) clearInterval(this.#heartbeat);
     this.#heartbeat = undefined;
-    this.#subscriber?.disconnect();
+    const subscriber = this.#subscriber;
     this.#subscriber = undefined;
+    if (!subscriber) return Promise.resolve();
+    const ended = whenEnded(subscriber);
+    subscriber.disconnect();
+    return ended;
   }
 
   #ensureSubscriber(): void {
@@ -173,4 +180,23 @@ function notify(channel: Channel): void {
       // A watcher's bug must not stop the others from hearing of the change.
     }
   }
+}
+
+/**
+ * Resolves once `client`'s connection is closed for good (its `end`), so that nothing of it
+ * is left open when a `close()` resolves; after `boundMs` at the latest, so that a client
+ * that never says so cannot hang the caller.
+ */
+export function whenEnded(client: Redis, boundMs = 2_000): Promise<void> {
+  if (client.status === 'end') return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      client.off('end', done);
+      resolve();
+    };
+    const timer = setTimeout(done, boundMs);
+    timer.unref?.();
+    client.once('end', done);
+  });
 }

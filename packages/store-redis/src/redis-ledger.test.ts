@@ -52,6 +52,21 @@ describe('RedisLedger when Redis is down', () => {
     expect(ledger.watchFacts('run', () => {}).live).toBe(false);
   });
 
+  it('leaves nothing of its own open once close() resolves: its connection and its watch connection', async () => {
+    const open_ = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap');
+    const before = open_().length;
+    const ledger = new RedisLedger({ url, keyPrefix: prefix });
+    await ledger.claim({ key: `close-${randomUUID()}`, payloadHash: 'h' });
+    const watch = ledger.watchFacts('run-close', () => {});
+    // Until the watch connection is up (a bounded number of turns, no timer).
+    for (let turn = 0; turn < 10_000 && open_().length < before + 2; turn++)
+      await new Promise((resolve) => setImmediate(resolve));
+    expect(open_()).toHaveLength(before + 2);
+    watch.close();
+    await ledger.close();
+    expect(open_()).toHaveLength(before);
+  });
+
   it('rejects every call after close() on its own client', async () => {
     const ledger = open();
     await ledger.claim({ key: `closed-${randomUUID()}`, payloadHash: 'h' });

@@ -25,7 +25,7 @@ import {
   parseRecord,
   toFactEntry,
 } from './redis-codec.js';
-import { RedisFactWatchHub } from './redis-fact-watch.js';
+import { RedisFactWatchHub, whenEnded } from './redis-fact-watch.js';
 import {
   defaultKeyPrefix,
   type RedisLedgerOptions,
@@ -299,19 +299,24 @@ export class RedisLedger implements Ledger {
    */
   async close(): Promise<void> {
     this.#closed = true;
-    this.#watches?.close();
+    const watches = this.#watches?.close();
     this.#watches = undefined;
-    if (!this.#owned) return;
+    if (this.#owned) await this.#closeClient();
+    await watches;
+  }
+
+  /** Says goodbye when the connection can, and resolves once it is closed for good. */
+  async #closeClient(): Promise<void> {
     const client = this.#client;
-    if (client.status === 'ready') {
-      try {
-        await client.quit();
-        return;
-      } catch {
-        // Fall through: a dying connection cannot say goodbye.
-      }
+    const ended = whenEnded(client);
+    try {
+      if (client.status === 'ready') await client.quit();
+      else client.disconnect();
+    } catch {
+      // A dying connection cannot say goodbye.
+      client.disconnect();
     }
-    client.disconnect();
+    await ended;
   }
 
   async #run<T>(command: () => Promise<T>): Promise<T> {
