@@ -112,6 +112,25 @@ describe('PostgresLedger options', () => {
   });
 });
 
+describe('PostgresLedger close()', () => {
+  it('leaves none of its connections open once it resolves, the watch connection included', async () => {
+    const sockets = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap');
+    const before = sockets().length;
+    const ledger = open();
+    // Four connections at once, and the watch's own.
+    await Promise.all(
+      Array.from({ length: 4 }, (_, i) => ledger.claim({ key: `k-${i}`, payloadHash: 'h' })),
+    );
+    const watch = ledger.watchFacts('run-close', () => {});
+    for (let turn = 0; turn < 10_000 && sockets().length < before + 5; turn++)
+      await new Promise((resolve) => setImmediate(resolve));
+    expect(sockets().length).toBeGreaterThanOrEqual(before + 4);
+    watch.close();
+    await ledger.close();
+    expect(sockets()).toHaveLength(before);
+  });
+});
+
 describe('PostgresLedger with a pool you own', () => {
   it('does not end your pool on close()', async () => {
     const pool = new Pool({ connectionString });

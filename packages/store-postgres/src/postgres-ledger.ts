@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
 import {
   type ClaimRequest,
   type ClaimResult,
@@ -245,7 +246,9 @@ export class PostgresLedger implements Ledger {
     this.#closed = true;
     this.#watches?.close();
     this.#watches = undefined;
-    if (this.#owned && !this.#pool.ended) await this.#pool.end();
+    if (!this.#owned || this.#pool.ended) return;
+    await this.#pool.end();
+    await socketsClosed(this.#pool);
   }
 
   /** The outcome of a claim that did not win the upsert, or undefined to claim again. */
@@ -291,5 +294,39 @@ function createOwnedPool(connectionString: string): Pool {
   // An idle client whose backend dies emits 'error' on the pool; unhandled, it would
   // crash the process. The next query reports the outage as LedgerUnavailableError.
   pool.on('error', () => {});
+  // Each client's socket, until it is closed: `pool.end()` resolves when the clients said
+  // goodbye, a moment before their sockets are closed (see `socketsClosed`).
+  const sockets = new Set<Socket>();
+  pool.on('connect', (client) => {
+    const socket = (client as unknown as { connection?: { stream?: Socket } }).connection?.stream;
+    if (!socket || socket.destroyed) return;
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  openSockets.set(pool, sockets);
   return pool;
+}
+
+const openSockets = new WeakMap<Pool, Set<Socket>>();
+
+/**
+ * Resolves once every socket of an owned pool that ended is closed (so that nothing of the
+ * ledger is left open when `close()` resolves); after `boundMs` at the latest.
+ */
+function socketsClosed(pool: Pool, boundMs = 2_000): Promise<void> {
+  const sockets = [...(openSockets.get(pool) ?? [])].filter((socket) => !socket.closed);
+  if (sockets.length === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    let left = sockets.length;
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(done, boundMs);
+    timer.unref?.();
+    for (const socket of sockets)
+      socket.once('close', () => {
+        if (--left === 0) done();
+      });
+  });
 }
