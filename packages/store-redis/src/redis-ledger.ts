@@ -18,6 +18,7 @@ import {
   toStoredResult,
 } from '@recourse/core/store';
 import { Redis } from 'ioredis';
+import { CommandDeadlines } from './command-deadlines.js';
 import {
   decodeRecord,
   encodeInFlightRecord,
@@ -62,6 +63,8 @@ export class RedisLedger implements Ledger {
   readonly #prefix: string;
   readonly #watchHeartbeatMs: number;
   #watches: RedisFactWatchHub | undefined;
+  /** The bound on every command of the ledger's own client (a client you pass is yours). */
+  readonly #deadlines: CommandDeadlines | undefined;
   #closed = false;
   /** This instance's part of every token it hands out (64 random bits). */
   readonly #tokenPrefix = randomBytes(8).toString('base64url');
@@ -90,6 +93,7 @@ export class RedisLedger implements Ledger {
         this.#connectionError = undefined;
       });
     this.#scripts = defineScripts(this.#client);
+    this.#deadlines = this.#owned ? new CommandDeadlines() : undefined;
     this.#watchHeartbeatMs = options.watchHeartbeatMs ?? defaultWatchHeartbeatMs;
   }
 
@@ -149,7 +153,8 @@ export class RedisLedger implements Ledger {
   ): Promise<boolean> {
     const record = encodeInFlightRecord(request.payloadHash, token, now + leaseMs, now);
     try {
-      return (await this.#client.set(recordKey, record, 'PX', ttlMs, 'NX', 'GET')) === null;
+      const answer = this.#client.set(recordKey, record, 'PX', ttlMs, 'NX', 'GET');
+      return (await (this.#deadlines?.bound(answer) ?? answer)) === null;
     } catch (error) {
       const reply = replyErrorCode(error);
       if (reply === 'WRONGTYPE') return false;
@@ -301,6 +306,7 @@ export class RedisLedger implements Ledger {
     this.#closed = true;
     const watches = this.#watches?.close();
     this.#watches = undefined;
+    this.#deadlines?.close();
     if (this.#owned) await this.#closeClient();
     await watches;
   }
@@ -321,7 +327,8 @@ export class RedisLedger implements Ledger {
 
   async #run<T>(command: () => Promise<T>): Promise<T> {
     try {
-      return await command();
+      const answer = command();
+      return await (this.#deadlines?.bound(answer) ?? answer);
     } catch (error) {
       throw toLedgerError(error, this.#target, this.#connectionError);
     }
@@ -364,14 +371,14 @@ export class RedisLedger implements Ledger {
 
 /**
  * A client that reports a dead server within about a second instead of queueing
- * commands forever: one retry per command, short connect and command timeouts.
+ * commands forever: one retry per command, a short connect timeout; each command is
+ * bounded by the ledger's `CommandDeadlines` (one timer, not ioredis' one per command).
  */
 function createOwnedClient(url: string, onError: (error: Error) => void): Redis {
   const client = new Redis(url, {
     lazyConnect: true,
     maxRetriesPerRequest: 1,
     connectTimeout: 5_000,
-    commandTimeout: 5_000,
     retryStrategy: (times) => Math.min(times * 100, 1_000),
   });
   // Connection errors surface on each command as LedgerUnavailableError (with the last of
