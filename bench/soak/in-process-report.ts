@@ -15,9 +15,36 @@ const rows = [
 
 const us = (ns: number) => (ns / 1000).toFixed(2);
 
+/**
+ * What bounds the two goals, from the same run: the read's floor (the call context) against
+ * cockatiel, and what recourse adds above each floor.
+ */
+function bounds(ns: (name: string) => number): string[] {
+  const cockatiel = ns(caseNames.cockatiel);
+  const context = ns(caseNames.contextFloor);
+  const read = ns(caseNames.recourseRead);
+  const floor = ns(caseNames.writeFloor);
+  const write = ns(caseNames.recourseWrite);
+  const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : '–');
+  return [
+    `What bounds them, in this run:`,
+    '',
+    `- **Read.** \`callContext()\` needs the tool to run inside an AsyncLocalStorage frame: the bare tool in one frame costs ${us(context)} µs, **${ratio(context, cockatiel)}× cockatiel's whole call** (${us(cockatiel)} µs), before recourse does anything (Node's \`run\` builds two context frames per call, entering and leaving). Recourse's own bookkeeping of the call on top of that frame (its turn, whether the guard could refuse, the run's state and outcome, the tracing check, the adapter's check that the result can be sent) is ${us(read - context)} µs. ${1.5 * cockatiel > context ? `A read within 1.5× cockatiel would leave ${us(1.5 * cockatiel - context)} µs for all of that.` : 'Within 1.5× cockatiel nothing is left for it: the frame alone is over the goal.'}`,
+    `- **Write.** The floor (${us(floor)} µs) is the frame, one sha256 of the key material (${us(ns(caseNames.sha256))} µs) and the ledger's claim and completion (${us(ns(caseNames.ledgerFloor))} µs). Recourse adds ${us(write - floor)} µs (${ratio(write, floor)}× the floor): the canonical JSON of the input, the result's serialisation and its check for values JSON would lose, the lease renewal, and the run's record of the write (for \`outcome()\` and \`compensate()\`).`,
+  ];
+}
+
 /** The in-process table of the soak report: issue #24's two goals and what bounds them. */
-export function renderInProcess(overhead: OverheadResult): string[] {
+export function renderInProcess(
+  overhead: OverheadResult,
+  all: OverheadResult[] = [overhead],
+): string[] {
   const ns = (name: string) => overhead.calls.find((c) => c.name === name)?.nsPerCall ?? 0;
+  const goalsOf = (run: OverheadResult) =>
+    run.goals
+      .filter((g) => g.name.includes('issue #24'))
+      .map((g) => `${g.value.toFixed(2)}×`)
+      .join(' and ');
   const lines = [
     '## In-process path',
     '',
@@ -36,7 +63,13 @@ export function renderInProcess(overhead: OverheadResult): string[] {
           `| ${g.name.replace(' (issue #24)', '')} | **${g.value.toFixed(2)}×** (${us(g.numeratorNs)} µs / ${us(g.denominatorNs)} µs) | ≤ ${g.goal}× | ${g.value <= g.goal ? '✓' : '✗'} |`,
       ),
     '',
-    `What bounds them: a wrapped read is the bare tool inside one AsyncLocalStorage frame (${us(ns(caseNames.contextFloor))} µs here, what \`callContext()\` needs) plus the runtime's bookkeeping of the call (its turn, its guard, the run's state, the tracing check); cockatiel runs the bare tool with neither. A write's floor is ${us(ns(caseNames.writeFloor))} µs: the ledger's claim and completion (${us(ns(caseNames.ledgerFloor))} µs) and the sha256 (${us(ns(caseNames.sha256))} µs) in a context; recourse adds the canonical JSON of the input, the result's serialisation and check, the lease renewal, and the run's record of the write (for \`outcome()\` and \`compensate()\`).`,
+    ...(all.length > 1
+      ? [
+          `The same cases in ${all.length} separate processes, one after another (the read's and the write's ratio in each): ${all.map(goalsOf).join('; ')}. The tables above are the process with the median write ratio: the JIT's choices differ from process to process, and they move these ratios more than the load does.`,
+          '',
+        ]
+      : []),
+    ...bounds(ns),
   ];
   return lines;
 }

@@ -46,6 +46,8 @@ export interface SoakResult {
   workers: WorkersRow[];
   /** The overhead cases on the build: the in-process goals (wrapped read, wrapped write). */
   inProcess?: OverheadResult | undefined;
+  /** Every process of the in-process measurement, `inProcess` among them. */
+  inProcessRuns?: OverheadResult[] | undefined;
 }
 
 const kinds = ['read', 'write', 'undeclared'] as const;
@@ -202,7 +204,7 @@ export function renderSoakMarkdown(result: SoakResult): string {
         `${storeLabel[store]}: claims peak at ${best.workers} worker(s) (${int(best.claims)}/s); the raw write peaks at ${rows.reduce((a, b) => (a.raw >= b.raw ? a : b)).workers}. On ${e.cpus} cores shared by the store server and the workers, throughput stops growing once the processes outnumber the cores.`,
       );
   }
-  if (result.inProcess) push('', ...renderInProcess(result.inProcess));
+  if (result.inProcess) push('', ...renderInProcess(result.inProcess, result.inProcessRuns));
   return `${lines.join('\n')}\n`;
 }
 
