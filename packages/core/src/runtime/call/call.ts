@@ -25,6 +25,10 @@ type CallEventFields<T extends CallEventType> = Omit<
   'type' | 'runId' | 'tool' | 'toolCallId' | 'idempotencyKey' | 'at'
 >;
 
+/** What `settle` answers when there is nothing (more) to wait for. */
+const settledAlready: Promise<void> = Promise.resolve();
+const nothing = () => {};
+
 /** The lease of a claim nothing renews (a run under a durable engine). */
 const unrenewed: HeldLease = { lost: false, release() {} };
 
@@ -242,29 +246,36 @@ export class Call {
    * take (it failed, or did not answer in time) is reported by `result.not-stored`: the
    * write happened, so the caller still gets its value.
    */
-  async settle(how: 'complete' | 'release' | 'uncertain', result?: StoredResult): Promise<void> {
+  settle(how: 'complete' | 'release' | 'uncertain', result?: StoredResult): Promise<void> {
     const state = this.#state;
-    if ((state.phase !== 'attempting' && state.phase !== 'in-doubt') || !state.claim) return;
+    if ((state.phase !== 'attempting' && state.phase !== 'in-doubt') || !state.claim)
+      return settledAlready;
     const { token, lease } = state.claim;
     this.#state = { phase: 'settled', inDoubt: how === 'uncertain' };
     lease.release();
     this.run.engine?.held.delete(this.key);
     const { ledger, deadline } = this.run;
-    try {
-      if (how === 'complete')
-        await deadline.bound('complete', ledger.complete(this.key, token, result ?? {}));
-      else if (how === 'release') await deadline.bound('release', ledger.release(this.key, token));
-      else
-        await deadline.bound(
-          'markUncertain',
-          ledger.markUncertain(this.key, token, `${this.tool.name}: outcome unknown`),
-        );
-    } catch (error) {
-      // Lease lost (another worker owns the key), store down or hung: the record stays in
-      // flight, expires, and the next claimer sees `previous: 'expired'` and reconciles.
-      // Until then a duplicate finds it in flight. Never a silent re-send.
+    // Lease lost (another worker owns the key), store down or hung: the record stays in
+    // flight, expires, and the next claimer sees `previous: 'expired'` and reconciles.
+    // Until then a duplicate finds it in flight. Never a silent re-send.
+    const notStored = (error: unknown) => {
       if (how === 'complete' && this.run.emitter.active)
         this.emit('result.not-stored', { reason: this.run.classify(error).message });
+    };
+    try {
+      const answer: Promise<unknown> =
+        how === 'complete'
+          ? deadline.bound('complete', ledger.complete(this.key, token, result ?? {}))
+          : how === 'release'
+            ? deadline.bound('release', ledger.release(this.key, token))
+            : deadline.bound(
+                'markUncertain',
+                ledger.markUncertain(this.key, token, `${this.tool.name}: outcome unknown`),
+              );
+      return answer.then(nothing, notStored);
+    } catch (error) {
+      notStored(error);
+      return settledAlready;
     }
   }
 }

@@ -28,21 +28,34 @@ export function executeCall(call: Call): Promise<CallEnding> {
   return call.tool.claims ? executeClaimed(call) : attempt(call);
 }
 
-async function executeClaimed(call: Call): Promise<CallEnding> {
+function executeClaimed(call: Call): Promise<CallEnding> {
   const unkeyed = keyFailure(call);
-  if (unkeyed) return unkeyed;
-  const claimed = await claimWrite(call);
-  if (claimed) return claimed;
-  try {
-    if (call.inDoubt) {
-      const resolved = await resolveClaimedDoubt(call);
-      if (resolved) return resolved;
-    }
-    return await attempt(call);
-  } finally {
-    // Leaving with the claim still held (a failure, an abort): keep the truth.
-    if (call.holdsClaim) await call.settle(call.inDoubt ? 'uncertain' : 'release');
-  }
+  if (unkeyed) return Promise.resolve(unkeyed);
+  return claimWrite(call).then((claimed) => claimed ?? attemptClaimed(call));
+}
+
+/**
+ * The claim held: the attempts (after a reconcile, when an earlier claimer may have
+ * written), and the claim settled however they end. A success settles it itself; leaving
+ * with it still held (a failure, an abort) keeps the truth: in doubt → uncertain.
+ */
+function attemptClaimed(call: Call): Promise<CallEnding> {
+  const attempted = call.inDoubt ? reconcileThenAttempt(call) : attempt(call);
+  return attempted.then(
+    (ending) => (call.holdsClaim ? letGo(call).then(() => ending) : ending),
+    (error: unknown) =>
+      letGo(call).then(() => {
+        throw error;
+      }),
+  );
+}
+
+async function reconcileThenAttempt(call: Call): Promise<CallEnding> {
+  return (await resolveClaimedDoubt(call)) ?? attempt(call);
+}
+
+function letGo(call: Call): Promise<void> {
+  return call.holdsClaim ? call.settle(call.inDoubt ? 'uncertain' : 'release') : Promise.resolve();
 }
 
 /** How an attempt ended: its value, or what it threw. */
@@ -158,28 +171,87 @@ function succeeded(call: Call, value: unknown): CallEnding {
  * on), else how the call ends without executing. A completed key answers with the stored
  * result; an in-flight key is waited on (bounded); a store that is unreachable or does not
  * answer within `ledgerTimeoutMs` is retried like any transient fault and, if it stays
- * so, the write is not executed (fail closed).
+ * so, the write is not executed (fail closed). The first answer is read in a plain `then`
+ * (a claim that is simply granted has no async frame); anything else goes on in `claimLoop`.
  */
-async function claimWrite(call: Call): Promise<CallEnding | undefined> {
+function claimWrite(call: Call): Promise<CallEnding | undefined> {
+  const { run } = call;
+  const waitUntil = run.clock.now() + run.inFlightWaitMs;
+  if (run.engine) return claimLoop(call, waitUntil);
+  let asked: Promise<ClaimResult>;
+  try {
+    asked = askClaim(call);
+  } catch (error) {
+    return claimLoop(call, waitUntil, { threw: true, error });
+  }
+  return asked.then(
+    (claimed) =>
+      claimed.status === 'in_flight'
+        ? claimLoop(call, waitUntil, { threw: false, claimed })
+        : answerClaim(call, claimed),
+    (error: unknown) => claimLoop(call, waitUntil, { threw: true, error }),
+  );
+}
+
+/** The ledger's answer to the call's claim, bounded by the ledger's deadline. */
+function askClaim(call: Call): Promise<ClaimResult> {
+  const { run } = call;
+  return run.deadline.bound(
+    'claim',
+    run.ledger.claim(
+      run.engine
+        ? { key: call.key, payloadHash: call.payloadHash, leaseMs: engineLeaseMs }
+        : { key: call.key, payloadHash: call.payloadHash },
+    ),
+    releaseLate,
+    call,
+  );
+}
+
+/** A claim the ledger answered, other than in flight: held (undefined), or how the call ends. */
+function answerClaim(
+  call: Call,
+  claimed: Exclude<ClaimResult, { status: 'in_flight' }>,
+): CallEnding | undefined {
+  switch (claimed.status) {
+    case 'acquired':
+      call.claimed(claimed.token, claimed.previous !== undefined);
+      return undefined;
+    case 'completed':
+      return duplicate(call, claimed.result);
+    case 'conflict':
+      return ownedElsewhere(
+        call,
+        'PERMANENT',
+        'IDEMPOTENCY_CONFLICT',
+        `key ${call.key} was used with a different payload`,
+      );
+  }
+}
+
+/** Claims until the claim is held or the call ends: waits for a key in flight, retries a ledger fault. */
+async function claimLoop(
+  call: Call,
+  waitUntil: number,
+  first?: { threw: false; claimed: ClaimResult } | { threw: true; error: unknown },
+): Promise<CallEnding | undefined> {
   const { run, request } = call;
   const { engine } = run;
-  const waitUntil = run.clock.now() + run.inFlightWaitMs;
+  let given = first;
   for (let tries = 1; ; ) {
     let claimed: ClaimResult;
     try {
-      claimed =
-        engine?.held.has(call.key) === true
-          ? { status: 'in_flight', leaseExpiresAt: waitUntil }
-          : await run.deadline.bound(
-              'claim',
-              run.ledger.claim(
-                engine
-                  ? { key: call.key, payloadHash: call.payloadHash, leaseMs: engineLeaseMs }
-                  : { key: call.key, payloadHash: call.payloadHash },
-              ),
-              releaseLate,
-              call,
-            );
+      if (given) {
+        const answer = given;
+        given = undefined;
+        if (answer.threw) throw answer.error;
+        claimed = answer.claimed;
+      } else {
+        claimed =
+          engine?.held.has(call.key) === true
+            ? { status: 'in_flight', leaseExpiresAt: waitUntil }
+            : await askClaim(call);
+      }
     } catch (error) {
       // Whatever the store threw, or its silence, nothing was sent: a fault of the ledger.
       const ended = await ledgerFault(call, error, tries);
@@ -187,41 +259,26 @@ async function claimWrite(call: Call): Promise<CallEnding | undefined> {
       tries++;
       continue;
     }
-    switch (claimed.status) {
-      case 'acquired':
-        call.claimed(claimed.token, claimed.previous !== undefined);
-        return undefined;
-      case 'completed':
-        return duplicate(call, claimed.result);
-      case 'conflict':
-        return ownedElsewhere(
-          call,
-          'PERMANENT',
-          'IDEMPOTENCY_CONFLICT',
-          `key ${call.key} was used with a different payload`,
-        );
-      case 'in_flight': {
-        if (engine && !engine.held.has(call.key)) {
-          // An earlier execution's claim kept for its wait: the rest is waited out, then
-          // the claim is taken over.
-          await engine.sleep(Math.max(1, claimed.leaseExpiresAt - run.clock.now()), request.signal);
-          continue;
-        }
-        const remaining = waitUntil - run.clock.now();
-        if (remaining > 0) {
-          await run.clock.sleep(Math.min(pollMs, remaining), request.signal);
-          continue;
-        }
-        call.emit('call.in-flight', {});
-        return ownedElsewhere(
-          call,
-          'UNKNOWN_OUTCOME',
-          'IN_FLIGHT',
-          `the same ${call.tool.name} operation is in flight elsewhere`,
-          'in-flight',
-        );
-      }
+    if (claimed.status !== 'in_flight') return answerClaim(call, claimed);
+    if (engine && !engine.held.has(call.key)) {
+      // An earlier execution's claim kept for its wait: the rest is waited out, then the
+      // claim is taken over.
+      await engine.sleep(Math.max(1, claimed.leaseExpiresAt - run.clock.now()), request.signal);
+      continue;
     }
+    const remaining = waitUntil - run.clock.now();
+    if (remaining > 0) {
+      await run.clock.sleep(Math.min(pollMs, remaining), request.signal);
+      continue;
+    }
+    call.emit('call.in-flight', {});
+    return ownedElsewhere(
+      call,
+      'UNKNOWN_OUTCOME',
+      'IN_FLIGHT',
+      `the same ${call.tool.name} operation is in flight elsewhere`,
+      'in-flight',
+    );
   }
 }
 
