@@ -23,7 +23,9 @@ const { provider, model, use } = useScriptedProvider();
 const refundArgs = { paymentId: 'p-42', amount: 100 };
 const schema = z.object({ paymentId: z.string(), amount: z.number() });
 const prompt = { messages: [{ role: 'user' as const, content: 'Refund p-42' }] };
-const thread = (id: string) => ({ configurable: { thread_id: id } });
+// Each step's checkpoint is written before the next step starts (LangGraph's default,
+// "async", writes it while the next step runs: a crash in that step could come first).
+const thread = (id: string) => ({ configurable: { thread_id: id }, durability: 'sync' as const });
 
 const reconcileByKey = {
   sideEffects: true,
