@@ -190,7 +190,7 @@ export function renderSoakMarkdown(result: SoakResult): string {
   if (redisRows.length > 0)
     push(
       '',
-      `What bounds Redis: the server's own time (INFO commandstats, all rounds) per claim — one Lua script: HMGET, HSET, PEXPIRE — against one \`SET NX PX\`: ${redisRows.map((row) => `${row.workers} worker(s) ${fixed(row.serverUsPerClaim ?? 0, 1)} µs vs ${fixed(row.serverUsPerRaw ?? 0, 1)} µs`).join('; ')}. The rest is the client's work per command (a script call and its array reply against a plain command), on the same ${e.cpus} cores as the server.`,
+      `Redis's own time (INFO commandstats, all rounds) per claim — on a fresh key one \`SET … NX PX … GET\`, no script — against one raw \`SET NX PX\`: ${redisRows.map((row) => `${row.workers} worker(s) ${fixed(row.serverUsPerClaim ?? 0, 1)} µs vs ${fixed(row.serverUsPerRaw ?? 0, 1)} µs`).join('; ')}. What is left between them is the client's work per claim (the record's JSON, a token, a longer command), on the same ${e.cpus} cores as the server and the other workers.`,
     );
   for (const store of ['postgres', 'redis']) {
     const rows = result.workers.filter((row) => row.store === store);
