@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { InvalidOptionsError, LedgerUnavailableError } from '@recourse/core/store';
 import { createFakeClock, startTcpProxy } from '@recourse/core/testing';
-import { Pool } from 'pg';
+import { DatabaseError, Pool } from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PostgresLedger, type PostgresLedgerOptions } from './index.js';
 
@@ -128,6 +128,42 @@ describe('PostgresLedger close()', () => {
     watch.close();
     await ledger.close();
     expect(sockets()).toHaveLength(before);
+  });
+});
+
+describe('PostgresLedger behind a pooler that refuses named statements', () => {
+  it('sends every statement unnamed from the first refusal on; the refused one is sent again', async () => {
+    const pool = new Pool({ connectionString });
+    const table = uniqueName();
+    tables.push(table);
+    const named: string[] = [];
+    const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+    // What PgBouncer in transaction mode (before 1.21) answers a named statement that was
+    // prepared on another server session: the statement did not run.
+    (pool as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = (
+      config,
+      ...rest
+    ) => {
+      if (typeof config === 'object' && config !== null && 'name' in config) {
+        named.push(String((config as { name: unknown }).name));
+        const refused = new DatabaseError('prepared statement "s1" does not exist', 0, 'error');
+        refused.code = '26000';
+        return Promise.reject(refused);
+      }
+      return query(config, ...rest);
+    };
+    const ledger = new PostgresLedger({ pool, table });
+    const claimed = await ledger.claim({ key: 'k', payloadHash: 'h' });
+    expect(claimed.status).toBe('acquired');
+    if (claimed.status !== 'acquired') throw new Error('not acquired');
+    await ledger.complete('k', claimed.token, { json: '{"ok":true}' });
+    expect(await ledger.get('k')).toMatchObject({
+      state: 'completed',
+      result: { json: '{"ok":true}' },
+    });
+    expect(named).toHaveLength(1);
+    await ledger.close();
+    await pool.end();
   });
 });
 

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import {
   type ClaimRequest,
@@ -59,6 +59,8 @@ export class PostgresLedger implements Ledger {
   readonly #sql: LedgerStatements;
   readonly #watchHeartbeatMs: number;
   #ready: Promise<void> | undefined;
+  /** False once the server or a pooler refused a named statement: all go unnamed. */
+  #named = true;
   #claimsSinceSweep = 0;
   #watches: PostgresFactWatchHub | undefined;
   #closed = false;
@@ -265,9 +267,25 @@ export class PostgresLedger implements Ledger {
     return undefined;
   }
 
+  /**
+   * A statement of the ledger, as a named (prepared) statement: PostgreSQL parses and plans
+   * it once per connection instead of on every call (a claim's upsert took as long to plan
+   * as to run: unnamed, claims ran at 0.55–0.6 of a plain insert, named at 1.0). A server
+   * or pooler that refuses named statements (PgBouncer in transaction mode before 1.21
+   * answers that one does not exist, or exists already) gets every statement unnamed from
+   * then on; the refused one never ran, so it is sent again unnamed.
+   */
   async #query<Row extends QueryResultRow = QueryResultRow>(text: string, values: unknown[]) {
     await this.migrate();
     try {
+      if (this.#named) {
+        try {
+          return await this.#pool.query<Row>({ name: statementName(text), text, values });
+        } catch (error) {
+          if (!isNamedStatementRefused(error)) throw error;
+          this.#named = false;
+        }
+      }
       return await this.#pool.query<Row>(text, values);
     } catch (error) {
       throw toLedgerError(error, this.#target);
@@ -308,6 +326,24 @@ function createOwnedPool(connectionString: string): Pool {
 }
 
 const openSockets = new WeakMap<Pool, Set<Socket>>();
+
+const statementNames = new Map<string, string>();
+
+/** A name for a statement's text, the same in every process (texts name their tables). */
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `recourse_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
+/** 26000: no such prepared statement; 42P05: it exists already (a pooler switched sessions). */
+function isNamedStatementRefused(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '26000' || code === '42P05';
+}
 
 /**
  * Resolves once every socket of an owned pool that ended is closed (so that nothing of the
