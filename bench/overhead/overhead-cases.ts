@@ -1,7 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { hash } from 'node:crypto';
 import { createRecovery } from '@recourse/ai-sdk';
-import { canonicalJson, currentCallContext, MemoryLedger } from '@recourse/core';
+import {
+  canonicalJson,
+  currentCallContext,
+  deriveIdempotencyKey,
+  MemoryLedger,
+} from '@recourse/core';
 import { tool } from 'ai';
 import { ExponentialBackoff, handleAll, retry } from 'cockatiel';
 import pRetry from 'p-retry';
@@ -33,6 +38,8 @@ export const caseNames = {
   ledgerFloor: 'MemoryLedger claim + complete alone',
   writeFloor:
     'in-process floor of a write: AsyncLocalStorage frame + sha256 of the key material + MemoryLedger claim and complete',
+  writeKey: "the write's key: canonical JSON of its input and that text's sha256",
+  resultJson: "the write's result as the ledger stores it (JSON.stringify)",
 } as const;
 
 // The floors' context, one for the process as recourse's own is: each AsyncLocalStorage
@@ -163,5 +170,23 @@ export const overheadCases: readonly OverheadCase[] = [
     name: caseNames.sha256,
     sync: true,
     prepare: () => () => hash('sha256', keyMaterial, 'hex'),
+  },
+  // Two parts of what a recourse write adds to its floor, measured alone: its key derived
+  // from the input (the floor hashes ready-made material), and its result's JSON.
+  {
+    name: caseNames.writeKey,
+    sync: true,
+    prepare: () => (i) =>
+      deriveIdempotencyKey({
+        runId: 'bench-run',
+        toolName: 'refund_payment',
+        input: writeInput(i),
+      }),
+  },
+  {
+    name: caseNames.resultJson,
+    sync: true,
+    prepare: () => (i) =>
+      JSON.stringify({ refundId: `r-p-${i}`, amount: 1999, idempotencyKey: keyMaterial }),
   },
 ];

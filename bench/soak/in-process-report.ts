@@ -11,6 +11,8 @@ const rows = [
   caseNames.ledgerFloor,
   caseNames.writeFloor,
   caseNames.recourseWrite,
+  caseNames.writeKey,
+  caseNames.resultJson,
 ];
 
 const us = (ns: number) => (ns / 1000).toFixed(2);
@@ -25,12 +27,15 @@ function bounds(ns: (name: string) => number): string[] {
   const read = ns(caseNames.recourseRead);
   const floor = ns(caseNames.writeFloor);
   const write = ns(caseNames.recourseWrite);
+  const sha256 = ns(caseNames.sha256);
+  const key = ns(caseNames.writeKey);
+  const json = ns(caseNames.resultJson);
   const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : '–');
   return [
     `What bounds them, in this run:`,
     '',
     `- **Read.** \`callContext()\` needs the tool to run inside an AsyncLocalStorage frame: the bare tool in one frame costs ${us(context)} µs, **${ratio(context, cockatiel)}× cockatiel's whole call** (${us(cockatiel)} µs), before recourse does anything (Node's \`run\` builds two context frames per call, entering and leaving). Recourse's own bookkeeping of the call on top of that frame (its turn, whether the guard could refuse, the run's state and outcome, the tracing check, the adapter's check that the result can be sent) is ${us(read - context)} µs. ${1.5 * cockatiel > context ? `A read within 1.5× cockatiel would leave ${us(1.5 * cockatiel - context)} µs for all of that.` : 'Within 1.5× cockatiel nothing is left for it: the frame alone is over the goal.'}`,
-    `- **Write.** The floor (${us(floor)} µs) is the frame, one sha256 of the key material (${us(ns(caseNames.sha256))} µs) and the ledger's claim and completion (${us(ns(caseNames.ledgerFloor))} µs). Recourse adds ${us(write - floor)} µs (${ratio(write, floor)}× the floor): the canonical JSON of the input, the result's serialisation and its check for values JSON would lose, the lease renewal, and the run's record of the write (for \`outcome()\` and \`compensate()\`).`,
+    `- **Write.** The floor (${us(floor)} µs) is the frame, one sha256 of ready-made key material (${us(sha256)} µs) and the ledger's claim and completion (${us(ns(caseNames.ledgerFloor))} µs). Recourse adds ${us(write - floor)} µs (${ratio(write, floor)}× the floor). Measured alone in the same run, two parts of it: the key derived from the input (its canonical JSON and that text's sha256: ${us(key)} µs, ${us(key - sha256)} µs more than the floor's hash) and the result's JSON for the ledger (${us(json)} µs). The other ${us(write - floor - (key - sha256) - json)} µs are the call's own bookkeeping: the request and the call, the check that the result holds nothing JSON would lose, the lease kept renewed, the claim's and the completion's answers, and the run's record of the write (for \`outcome()\` and \`compensate()\`).`,
   ];
 }
 

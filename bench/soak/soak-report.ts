@@ -150,6 +150,8 @@ export function renderSoakMarkdown(result: SoakResult): string {
     '',
     "Goals: reads 0, writes 2 (one claim, one completion). SQLite has no push of facts (processes sharing a file cannot be told of a change cheaply), so it reads the run's facts before each call: one local read, no network. A tool that declares nothing is claimed (so that a worker that died mid-call leaves it in doubt, not forgotten) and released on success: two round trips, and its result is not stored.",
     '',
+    ...redisReadNote(result),
+    '',
     '## Latency added per call',
     '',
     "Microseconds; the same call without recourse right before. On a remote store the write's added time is its two round trips.",
@@ -252,4 +254,19 @@ export function writeSoakReport(directory: string, result: SoakResult): string[]
   };
   for (const [name, text] of Object.entries(files)) writeFileSync(join(directory, name), text);
   return Object.keys(files);
+}
+
+/**
+ * Why a Redis read may cost a fraction of a round trip: a run's calls read its facts until
+ * the subscription that pushes new ones is confirmed (a fact published before it took
+ * effect would otherwise be missed).
+ */
+function redisReadNote(result: SoakResult): string[] {
+  const redis = result.stores.find((s) => s.store === 'redis')?.roundTrips.read;
+  const listFacts = redis?.methods?.listFacts;
+  if (!redis || listFacts === undefined || redis.perCall <= 0) return [];
+  return [
+    `Redis: a read costs ${fixed(redis.perCall)} round trips on average, all of them \`listFacts\` (${fixed(listFacts * 20, 1)} per 20-call run instead of one): until the store confirms the run's subscription (a round trip on the watch connection), each call reads the run's facts itself, as it must (a denial published before the subscription took effect would otherwise be missed). The calls after it read none.`,
+    '',
+  ];
 }
