@@ -25,8 +25,6 @@ type CallEventFields<T extends CallEventType> = Omit<
   'type' | 'runId' | 'tool' | 'toolCallId' | 'idempotencyKey' | 'at'
 >;
 
-/** What `settle` answers when there is nothing (more) to wait for. */
-const settledAlready: Promise<void> = Promise.resolve();
 const nothing = () => {};
 
 /** The lease of a claim nothing renews (a run under a durable engine). */
@@ -231,25 +229,32 @@ export class Call {
    * write's own success, a reconcile that found the write happened, an undo): when JSON
    * cannot hold the value the record says why, and a `result.unstorable` event says so.
    */
-  storeResult(value: unknown): Promise<void> {
+  storeResult<T = void>(value: unknown, next?: () => T): Promise<T> {
     const stored = serialiseResult(value);
-    const settled = this.settle('complete', stored);
     const reason = stored.unstorable;
-    return reason === undefined
-      ? settled
-      : settled.then(() => this.emit('result.unstorable', { reason }));
+    if (reason === undefined) return this.settle('complete', stored, next);
+    return this.settle('complete', stored, () => {
+      this.emit('result.unstorable', { reason });
+      return next?.() as T;
+    });
   }
 
   /**
    * Ends the claim once: `complete` with the stored result, `release`, or `uncertain`.
    * Never throws and never waits past the ledger's deadline. A result the ledger did not
    * take (it failed, or did not answer in time) is reported by `result.not-stored`: the
-   * write happened, so the caller still gets its value.
+   * write happened, so the caller still gets its value. `next` runs once it is settled,
+   * however (its answer is the promise's), so that a caller going on costs no second `then`.
    */
-  settle(how: 'complete' | 'release' | 'uncertain', result?: StoredResult): Promise<void> {
+  settle<T = void>(
+    how: 'complete' | 'release' | 'uncertain',
+    result?: StoredResult,
+    next?: () => T,
+  ): Promise<T> {
+    const after = (next ?? nothing) as () => T;
     const state = this.#state;
     if ((state.phase !== 'attempting' && state.phase !== 'in-doubt') || !state.claim)
-      return settledAlready;
+      return Promise.resolve(after());
     const { token, lease } = state.claim;
     this.#state = { phase: 'settled', inDoubt: how === 'uncertain' };
     lease.release();
@@ -261,6 +266,7 @@ export class Call {
     const notStored = (error: unknown) => {
       if (how === 'complete' && this.run.emitter.active)
         this.emit('result.not-stored', { reason: this.run.classify(error).message });
+      return after();
     };
     try {
       const answer: Promise<unknown> =
@@ -272,10 +278,9 @@ export class Call {
                 'markUncertain',
                 ledger.markUncertain(this.key, token, `${this.tool.name}: outcome unknown`),
               );
-      return answer.then(nothing, notStored);
+      return answer.then(after, notStored);
     } catch (error) {
-      notStored(error);
-      return settledAlready;
+      return Promise.resolve(notStored(error));
     }
   }
 }

@@ -28,35 +28,60 @@ export function executeCall(call: Call): Promise<CallEnding> {
   return call.tool.claims ? executeClaimed(call) : attempt(call);
 }
 
+/**
+ * Claims the write's key before anything is sent, then attempts. A completed key answers
+ * with the stored result; an in-flight key is waited on (bounded); a store that is
+ * unreachable or does not answer within `ledgerTimeoutMs` is retried like any transient
+ * fault and, if it stays so, the write is not executed (fail closed). The first answer is
+ * read in a plain `then` (a claim that is simply granted has no async frame); anything
+ * else goes on in `claimLoop`.
+ */
 function executeClaimed(call: Call): Promise<CallEnding> {
   const unkeyed = keyFailure(call);
   if (unkeyed) return Promise.resolve(unkeyed);
-  return claimWrite(call).then((claimed) => claimed ?? attemptClaimed(call));
-}
-
-/**
- * The claim held: the attempts (after a reconcile, when an earlier claimer may have
- * written), and the claim settled however they end. A success settles it itself; leaving
- * with it still held (a failure, an abort) keeps the truth: in doubt → uncertain.
- */
-function attemptClaimed(call: Call): Promise<CallEnding> {
-  const attempted = call.inDoubt ? reconcileThenAttempt(call) : attempt(call);
-  return attempted.then(
-    (ending) => (call.holdsClaim ? letGo(call).then(() => ending) : ending),
-    (error: unknown) =>
-      letGo(call).then(() => {
-        throw error;
-      }),
+  const { run } = call;
+  const waitUntil = run.clock.now() + run.inFlightWaitMs;
+  const onward = (ended: CallEnding | undefined) => ended ?? attemptClaimed(call);
+  if (run.engine) return claimLoop(call, waitUntil).then(onward);
+  let asked: Promise<ClaimResult>;
+  try {
+    asked = askClaim(call);
+  } catch (error) {
+    return claimLoop(call, waitUntil, { threw: true, error }).then(onward);
+  }
+  return asked.then(
+    (claimed) =>
+      claimed.status === 'in_flight'
+        ? claimLoop(call, waitUntil, { threw: false, claimed }).then(onward)
+        : onward(answerClaim(call, claimed)),
+    (error: unknown) => claimLoop(call, waitUntil, { threw: true, error }).then(onward),
   );
 }
 
-async function reconcileThenAttempt(call: Call): Promise<CallEnding> {
-  return (await resolveClaimedDoubt(call)) ?? attempt(call);
+/**
+ * The claim held: the attempts, after a reconcile when an earlier claimer may have
+ * written. However they end the claim is settled: a success stores its result; leaving
+ * with the claim still held (a failure, an abort) keeps the truth, in doubt → uncertain
+ * (`attemptsAfter` and `reconcileThenAttempt` let go on their way out).
+ */
+function attemptClaimed(call: Call): Promise<CallEnding> {
+  return call.inDoubt ? reconcileThenAttempt(call) : attempt(call);
 }
 
-function letGo(call: Call): Promise<void> {
-  return call.holdsClaim ? call.settle(call.inDoubt ? 'uncertain' : 'release') : Promise.resolve();
+async function reconcileThenAttempt(call: Call): Promise<CallEnding> {
+  try {
+    return (await resolveClaimedDoubt(call)) ?? (await attempt(call));
+  } finally {
+    await letGo(call);
+  }
 }
+
+/** A claim still held is settled: in doubt → uncertain, else released. */
+function letGo(call: Call): Promise<void> {
+  return call.holdsClaim ? call.settle(call.inDoubt ? 'uncertain' : 'release') : settledAlready;
+}
+
+const settledAlready: Promise<void> = Promise.resolve();
 
 /** How an attempt ended: its value, or what it threw. */
 type AttemptResult = { threw: false; value: unknown } | { threw: true; error: unknown };
@@ -72,7 +97,7 @@ function attempt(call: Call): Promise<CallEnding> {
   try {
     beginAttempt(call);
   } catch (error) {
-    return Promise.reject(error);
+    return letGo(call).then(() => Promise.reject(error));
   }
   let produced: unknown;
   try {
@@ -100,6 +125,14 @@ function attempt(call: Call): Promise<CallEnding> {
  * failure decided and acted on, attempt after attempt until the call ends.
  */
 async function attemptsAfter(call: Call, first: AttemptResult): Promise<CallEnding> {
+  try {
+    return await attemptsUntilEnded(call, first);
+  } finally {
+    await letGo(call);
+  }
+}
+
+async function attemptsUntilEnded(call: Call, first: AttemptResult): Promise<CallEnding> {
   const { request } = call;
   let result = first;
   for (;;) {
@@ -154,8 +187,10 @@ async function settledAttempt(call: Call): Promise<AttemptResult> {
  * settling a claim never does.
  */
 function settleSuccess(call: Call, value: unknown): Promise<CallEnding> {
-  const settled = call.tool.effects === 'write' ? call.storeResult(value) : call.settle('release');
-  return settled.then(() => succeeded(call, value));
+  const ended = () => succeeded(call, value);
+  return call.tool.effects === 'write'
+    ? call.storeResult(value, ended)
+    : call.settle('release', undefined, ended);
 }
 
 function succeeded(call: Call, value: unknown): CallEnding {
@@ -164,33 +199,6 @@ function succeeded(call: Call, value: unknown): CallEnding {
   countSuccess(run.budget, call.tool.dependency);
   if (run.emitter.active) call.emit('call.succeeded', { attempt: call.attempts, degraded: false });
   return { ok: true, value, deduplicated: false, degraded: false };
-}
-
-/**
- * Claims the write's key before anything is sent: undefined when the claim is held (go
- * on), else how the call ends without executing. A completed key answers with the stored
- * result; an in-flight key is waited on (bounded); a store that is unreachable or does not
- * answer within `ledgerTimeoutMs` is retried like any transient fault and, if it stays
- * so, the write is not executed (fail closed). The first answer is read in a plain `then`
- * (a claim that is simply granted has no async frame); anything else goes on in `claimLoop`.
- */
-function claimWrite(call: Call): Promise<CallEnding | undefined> {
-  const { run } = call;
-  const waitUntil = run.clock.now() + run.inFlightWaitMs;
-  if (run.engine) return claimLoop(call, waitUntil);
-  let asked: Promise<ClaimResult>;
-  try {
-    asked = askClaim(call);
-  } catch (error) {
-    return claimLoop(call, waitUntil, { threw: true, error });
-  }
-  return asked.then(
-    (claimed) =>
-      claimed.status === 'in_flight'
-        ? claimLoop(call, waitUntil, { threw: false, claimed })
-        : answerClaim(call, claimed),
-    (error: unknown) => claimLoop(call, waitUntil, { threw: true, error }),
-  );
 }
 
 /** The ledger's answer to the call's claim, bounded by the ledger's deadline. */
