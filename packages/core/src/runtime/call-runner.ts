@@ -65,7 +65,8 @@ export function createCallRunner(parts: CallRunnerParts): CallRunner {
     try {
       return runCall(call, place);
     } catch (error) {
-      // A throw before the first await (a tracer's, say) rejects, as from an async function.
+      // A throw before the first await (a tracer's, the guard's) rejects, as from an async
+      // function, and the call leaves its turn.
       return abortCall(call, place, error);
     }
   };
@@ -101,12 +102,7 @@ export function createCallRunner(parts: CallRunnerParts): CallRunner {
     if (run.telemetry) {
       call.span = run.telemetry.start(run.runId, tool.name, request.toolCallId);
     }
-    let admitted: Promise<CallEnding | undefined> | undefined;
-    try {
-      admitted = admit(call, place);
-    } catch (error) {
-      return runAdmitted(call, place, Promise.reject(error));
-    }
+    const admitted = admit(call, place);
     if (admitted !== undefined) return runAdmitted(call, place, admitted);
     const wasStopped = state.terminal !== undefined;
     return executeCall(call).then(
@@ -160,16 +156,9 @@ export function createCallRunner(parts: CallRunnerParts): CallRunner {
       place?.leave();
       return result;
     }
-    return onStopped().then(
-      () => {
-        place?.leave();
-        return result;
-      },
-      (error: unknown) => {
-        place?.leave();
-        throw error;
-      },
-    );
+    return onStopped()
+      .finally(() => place?.leave())
+      .then(() => result);
   };
 
   /** The caller's own abort (or a pause): the span says so, and the error goes on up. */
